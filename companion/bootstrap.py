@@ -1,0 +1,133 @@
+"""Make a fresh Debian / Raspberry Pi OS checkout runnable with one command.
+
+``python3 -m companion …`` run from a checkout lands here first.  Outside the
+project's virtual environment it:
+
+1. installs the Debian packages the step needs and the machine lacks
+   (``python3-venv`` always; for ``test`` also Xvfb and Mesa, so a real Kivy
+   window can open on a virtual display) — with ``sudo`` when not root;
+2. creates ``.venv`` beside ``pyproject.toml`` and installs the project with its
+   test extra into it (again whenever ``pyproject.toml`` changes);
+3. re-runs the same command with the virtual environment's Python.
+
+Standard library only: it runs before anything is installed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".installed-from"
+
+# Debian package → a file or command that shows it is there.
+BASE_PACKAGES = {"python3-venv": None, "python3-dev": None}
+DISPLAY_PACKAGES = {
+    "xvfb": "Xvfb",
+    "xauth": "xauth",
+    "libgl1-mesa-dri": "/usr/lib/*/dri/swrast_dri.so",
+    "libgl1": "/usr/lib/*/libGL.so.1",
+    "libegl1": "/usr/lib/*/libEGL.so.1",
+    "libmtdev1": "/usr/lib/*/libmtdev.so.1",
+    "libxrender1": "/usr/lib/*/libXrender.so.1",
+    "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+}
+
+
+def in_project_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def is_checkout() -> bool:
+    return (ROOT / "pyproject.toml").exists()
+
+
+def _say(msg: str) -> None:
+    print(f"[bootstrap] {msg}", file=sys.stderr, flush=True)
+
+
+def _present(probe: str | None, package: str) -> bool:
+    if probe is None:
+        return subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
+                              text=True).stdout.startswith("install ok installed")
+    if probe.startswith("/"):
+        import glob
+        return bool(glob.glob(probe))
+    return shutil.which(probe) is not None
+
+
+def ensure_debian_packages(wanted: dict[str, str | None]) -> None:
+    if shutil.which("apt-get") is None:
+        return                          # not Debian: the user installs by hand
+    missing = [pkg for pkg, probe in wanted.items() if not _present(probe, pkg)]
+    if not missing:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    _say("installing Debian packages: " + " ".join(missing))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(sudo + ["apt-get", "install", "-y", "-q", *missing], env=env).returncode != 0:
+        subprocess.run(sudo + ["apt-get", "update", "-q"], env=env, check=True)
+        subprocess.run(sudo + ["apt-get", "install", "-y", "-q", *missing], env=env, check=True)
+
+
+def _fingerprint() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def ensure_venv() -> Path:
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        _say(f"creating {VENV}")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    if not STAMP.exists() or STAMP.read_text() != _fingerprint():
+        _say("installing the companion and its dependencies into .venv (first run takes a minute)")
+        pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+        subprocess.run(pip + ["-e", f"{ROOT}[test]"], check=True)
+        STAMP.write_text(_fingerprint())
+    return python
+
+
+def reexec_in_venv(argv: list[str]) -> None:
+    """Bootstrap, then replace this process with ``.venv/bin/python -m companion argv``."""
+    ensure_debian_packages(BASE_PACKAGES)
+    if argv[:1] == ["test"]:
+        ensure_debian_packages(DISPLAY_PACKAGES)
+    python = ensure_venv()
+    os.execv(str(python), [str(python), "-m", "companion", *argv])
+
+
+def _start_xvfb() -> subprocess.Popen | None:
+    """A virtual display for the UI tests when there is no real one."""
+    if os.environ.get("DISPLAY") or shutil.which("Xvfb") is None:
+        return None
+    for number in range(99, 120):
+        if Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(50):
+            if Path(f"/tmp/.X11-unix/X{number}").exists():
+                os.environ["DISPLAY"] = f":{number}"
+                return proc
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        proc.kill()
+    return None
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    """The README's test command: the whole suite on a virtual display."""
+    xvfb = _start_xvfb()
+    try:
+        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(timeout=10)

@@ -1,0 +1,146 @@
+"""Cards and card catalogues.
+
+A card has a stable id, the game it belongs to and its attributes::
+
+    Card(id="sams.7h", game="sams", name="7 of Hearts",
+         attrs={"rank": 7, "suit": "hearts", "colour": "red"})
+
+Ids are ``<game>.<slug>``: lower case, digits, ``-`` and ``_`` after the dot.
+They are what tags carry and records name, so they never change once printed.
+
+Each game ships its catalogue as ``companion/data/<game>/cards.json``::
+
+    {"game": "sams", "format": 1, "cards": [{"id": ..., "name": ..., "attrs": {...}}, ...]}
+
+Players add their own printed cards in a file of the same format at
+``<data dir>/cards/<game>.json``; :func:`load_catalogue` merges it over the
+shipped one (same id: the player's card wins).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+CARD_ID = re.compile(r"^[a-z0-9]+\.[a-z0-9][a-z0-9_\-]*$")
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that cannot be used; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    game: str
+    name: str
+    attrs: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def __getitem__(self, key):
+        return self.attrs[key]
+
+    def get(self, key, default=None):
+        return self.attrs.get(key, default)
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "attrs": dict(self.attrs)}
+
+
+class Catalogue:
+    """All cards of one game, by id, in file order."""
+
+    def __init__(self, game: str, cards: list[Card]):
+        self.game = game
+        self._cards = {c.id: c for c in cards}
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self._cards[card_id]
+
+    def __contains__(self, card_id: str) -> bool:
+        return card_id in self._cards
+
+    def __iter__(self):
+        return iter(self._cards.values())
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def get(self, card_id: str) -> Card | None:
+        return self._cards.get(card_id)
+
+    def ids(self) -> list[str]:
+        return list(self._cards)
+
+    def find(self, text: str) -> list[Card]:
+        """Cards whose id or name contains ``text`` (case-insensitive)."""
+        needle = text.lower()
+        return [c for c in self._cards.values() if needle in c.id or needle in c.name.lower()]
+
+
+def parse_catalogue(data: dict, game: str, source: str) -> list[Card]:
+    """Cards from a catalogue document; every problem is reported at once."""
+    problems = []
+    if data.get("game") != game:
+        problems.append(f"'game' is {data.get('game')!r}, expected {game!r}")
+    entries = data.get("cards")
+    if not isinstance(entries, list):
+        raise CatalogueError(f"{source}: no 'cards' list")
+    cards, seen = [], set()
+    for n, entry in enumerate(entries, start=1):
+        where = f"card {n}"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: not an object")
+            continue
+        card_id = entry.get("id")
+        if not isinstance(card_id, str) or not CARD_ID.match(card_id):
+            problems.append(f"{where}: id {card_id!r} is not of the form '<game>.<slug>'")
+            continue
+        if not card_id.startswith(game + "."):
+            problems.append(f"{where}: id {card_id!r} does not start with '{game}.'")
+        if card_id in seen:
+            problems.append(f"{where}: id {card_id!r} appears twice")
+        seen.add(card_id)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            problems.append(f"{where} ({card_id}): no name")
+        attrs = entry.get("attrs", {})
+        if not isinstance(attrs, dict):
+            problems.append(f"{where} ({card_id}): 'attrs' is not an object")
+            attrs = {}
+        cards.append(Card(card_id, game, name or card_id, attrs))
+    if problems:
+        raise CatalogueError(f"{source}: " + "; ".join(problems))
+    return cards
+
+
+def read_catalogue_file(path: Path, game: str) -> list[Card]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CatalogueError(f"{path}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return parse_catalogue(data, game, str(path))
+
+
+_shipped: dict[str, list[Card]] = {}
+
+
+def load_catalogue(game: str, user_dir: Path | None = None) -> Catalogue:
+    """The shipped catalogue of ``game``, with a player's own cards merged over it."""
+    if game not in _shipped:
+        _shipped[game] = read_catalogue_file(DATA_DIR / game / "cards.json", game)
+    cards = {c.id: c for c in _shipped[game]}
+    if user_dir is not None:
+        extra = Path(user_dir) / "cards" / f"{game}.json"
+        if extra.exists():
+            for card in read_catalogue_file(extra, game):
+                cards[card.id] = card
+    return Catalogue(game, list(cards.values()))
+
+
+def game_of(card_id: str) -> str:
+    """The game a card id belongs to ("sams.7h" → "sams")."""
+    return card_id.split(".", 1)[0]

@@ -1,0 +1,196 @@
+"""The `companion` command line, and the composition root.
+
+This is the one module that knows all three packages: ``companion`` (the core),
+``hardware`` (readers, LEDs, buttons) and ``ui`` (the Kivy app).  It wires a
+table source, a session, the outputs and the app together; nothing else in
+``companion/`` imports ``hardware`` or ``ui``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion import games, paths
+
+
+def _json(data) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def cmd_games(args) -> int:
+    for name in games.available():
+        print(f"{name:10s} {games.get(name).title}")
+    for name in games.coming():
+        print(f"{name:10s} {games.KNOWN_GAMES[name]} (coming)")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from companion.records import RecordError, read_record, replay
+    try:
+        rules, state = replay(read_record(args.file))
+    except RecordError as exc:
+        print(f"companion replay: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    _json(rules.summary(state))
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from companion.simulate import SimulationError, simulate
+    try:
+        outcome = simulate(game=args.game, record_path=args.record, seed=args.seed,
+                           options=_parse_options(args.option), data_dir=args.data_dir,
+                           export_path=args.export)
+    except SimulationError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 2
+    _json(outcome)
+    return 0
+
+
+def cmd_export(args) -> int:
+    from companion.session import Session, Store
+    with Store(paths.database_path(paths.data_dir(args.data_dir))) as store:
+        try:
+            session = Session.resume(store, args.game_id)
+        except KeyError as exc:
+            print(f"companion export: {exc.args[0]}", file=sys.stderr)
+            return 2
+        text = json.dumps(session.record(), indent=1, ensure_ascii=False)
+    if args.output == "-":
+        print(text)
+    else:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        print(f"game #{args.game_id} written to {args.output}")
+    return 0
+
+
+def cmd_list(args) -> int:
+    from companion.session import Store
+    with Store(paths.database_path(paths.data_dir(args.data_dir))) as store:
+        rows = store.games()
+    if not rows:
+        print("no games yet")
+    for g in rows:
+        winner = ""
+        if g.result:
+            winner = f"  {g.result.get('reason', '')}"
+        print(f"#{g.id:<4d} {g.game:10s} {g.status:9s} {g.actions:4d} actions  {g.updated}{winner}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    if args.what == "engines":
+        from companion.bench import bench_engines
+        _json(bench_engines(seconds=args.seconds, only=args.game))
+        return 0
+    if args.what == "rfid":
+        from hardware.bench import bench_rfid
+        _json(bench_rfid(seconds=args.seconds))
+        return 0
+    if args.what == "leds":
+        from hardware.bench import bench_leds
+        _json(bench_leds(seconds=args.seconds))
+        return 0
+    if args.what == "ui":
+        from ui.bench import bench_ui
+        _json(bench_ui(seconds=args.seconds))
+        return 0
+    return 2
+
+
+def cmd_doctor(args) -> int:
+    from hardware.doctor import doctor
+    return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout)
+
+
+def cmd_run(args) -> int:
+    """Start the touchscreen app: readers from the table profile, or the simulated table."""
+    from companion.app_config import AppConfig
+    config = AppConfig.from_args(args)
+    from hardware.sources import open_table_source
+    source = open_table_source(config)                 # falls back to the simulated table
+    from hardware.outputs import open_outputs
+    outputs = open_outputs(config)
+    from ui.app import run_app
+    return run_app(config, source, outputs)
+
+
+def cmd_test(args) -> int:
+    from companion.bootstrap import run_tests
+    return run_tests(args.pytest_args)
+
+
+def _parse_options(pairs: list[str] | None) -> dict:
+    options = {}
+    for pair in pairs or []:
+        key, _, value = pair.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description="Tabletop companion for RFID card battle games")
+    p.add_argument("--data-dir", help="where games and tags are kept (default: XDG data dir)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="start the touchscreen app")
+    r.add_argument("--sim", action="store_true", help="use the simulated table even if readers are present")
+    r.add_argument("--profile", help="table profile TOML (default: the one in the config dir, else simulated)")
+    r.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    r.add_argument("--size", default=None, help="window size WxH, e.g. 800x480")
+    r.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("simulate", help="play a record or a random legal game headless and print the outcome")
+    s.add_argument("--game", default="sams", help="game for a random game (default: sams)")
+    s.add_argument("--record", help="a record file to play through the simulated table")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--option", action="append", help="setup option KEY=VALUE (JSON value)")
+    s.add_argument("--export", help="write the played game's record to this file")
+    s.set_defaults(func=cmd_simulate)
+
+    rp = sub.add_parser("replay", help="replay a game record and print the final state summary as JSON")
+    rp.add_argument("file")
+    rp.set_defaults(func=cmd_replay)
+
+    e = sub.add_parser("export", help="export a stored game as a JSON record")
+    e.add_argument("game_id", type=int)
+    e.add_argument("-o", "--output", default="-")
+    e.set_defaults(func=cmd_export)
+
+    ls = sub.add_parser("list", help="past and unfinished games")
+    ls.set_defaults(func=cmd_list)
+
+    g = sub.add_parser("games", help="the games this companion knows")
+    g.set_defaults(func=cmd_games)
+
+    b = sub.add_parser("bench", help="benchmarks that print JSON figures")
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui"])
+    b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    b.add_argument("--game", help="only this engine (bench engines)")
+    b.set_defaults(func=cmd_bench)
+
+    d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")
+    d.add_argument("--profile", help="table profile TOML")
+    d.add_argument("--seconds", type=float, default=2.0, help="how long to watch live reads")
+    d.set_defaults(func=cmd_doctor)
+
+    t = sub.add_parser("test", help="run the test suite (sets up a virtual display if needed)")
+    t.add_argument("pytest_args", nargs=argparse.REMAINDER)
+    t.set_defaults(func=cmd_test)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+"""The contract every rules engine follows.
+
+A game is plain data plus pure functions (the boardgame.io / OpenSpiel shape):
+
+    rules = games.get("sams")
+    state = rules.setup(options, seed)           # a fresh game
+    rules.legal_actions(state)                   # what may happen now
+    state, events = rules.apply(state, action)   # a new state; the old one is untouched
+    rules.is_over(state), rules.result(state)
+    rules.view(state, seat)                      # what one seat (or the shared screen) may see
+
+The rules of the contract:
+
+* **State** is JSON-serialisable plain data: dicts with string keys, lists,
+  strings, ints, floats, bools and None.  ``apply`` never mutates the state it
+  is given; engines copy only what they change (structural sharing keeps
+  applying an action cheap).
+* **Randomness** lives in the state: ``state["rng"]`` is the integer state of
+  :class:`Rng`.  Same options + same seed + same actions = same game, always.
+  No clock, no I/O, no global ``random``.
+* **Actions** are dicts with a ``"type"`` and, when a player makes them, a
+  ``"seat"`` (0 or 1).  Every other field is game specific and plain data.
+  ``apply`` raises :class:`IllegalAction` with a sentence a player understands
+  when an action is not allowed; the state is then unchanged.
+* **Events** are dicts with a ``"type"`` and a ``"text"`` a screen can show as
+  it is ("Lane 3: North attack 7 ≥ South defence 5 — North wins").  An event
+  that would reveal something face down carries ``"hidden_from"`` (a list of
+  seats) and a ``"redacted"`` twin that is shown to everybody else; see
+  :func:`redact_event`.
+* **Seats** are 0 and 1.  ``view(state, None)`` is the shared screen: only what
+  both players may see.
+* **Counters** that players may correct by touch are listed in the view and
+  changed with ``{"type": "adjust", "seat": s, "counter": id, "delta": n}``,
+  which ``apply`` accepts and logs like any action but ``legal_actions`` does
+  not list (it is a correction, not a move).
+* **The table.** Cards reach the engine through zones (see
+  :mod:`companion.table`).  ``interpret`` turns "card X appeared in zone Z" into
+  an action, and ``scan_for`` is its inverse, used by the simulated table to
+  play any action by putting a card on a pad.
+"""
+from __future__ import annotations
+
+import random as _random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+State = dict
+Action = dict
+Event = dict
+
+SEATS = (0, 1)
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now.  ``str(error)`` is for players."""
+
+
+class EngineError(RuntimeError):
+    """A bug or a corrupt state: never the players' fault."""
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A place on the table that a game knows about.
+
+    ``id`` is what layouts map pads to ("0.lane3", "1.support", "deck_check").
+    ``seat`` is the owner, or None for shared zones.  ``stack`` says whether
+    several cards may lie there at once (a Sam's lane, a support row).
+    """
+
+    id: str
+    label: str
+    seat: int | None = None
+    stack: bool = False
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "label": self.label, "seat": self.seat, "stack": self.stack}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option shown on the setup screen (variants from the rulings)."""
+
+    id: str
+    label: str
+    default: Any
+    choices: tuple = ()          # empty: a bool or a free int
+    help: str = ""
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "label": self.label, "default": self.default,
+                "choices": list(self.choices), "help": self.help}
+
+
+class Rng:
+    """A small, fast, seedable generator whose whole state is one int.
+
+    Engines keep that int in ``state["rng"]``::
+
+        rng = Rng(state["rng"])
+        order = rng.shuffled(cards)
+        state["rng"] = rng.state
+
+    It wraps :class:`random.Random` seeded from the int, so its quality is the
+    Mersenne Twister's, and it advances its own int with splitmix64 so the state
+    stays a single JSON number.
+    """
+
+    __slots__ = ("state",)
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, state: int):
+        self.state = int(state) & self._MASK
+
+    def _next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def randrange(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randrange needs n > 0")
+        return self._next() % n
+
+    def choice(self, items):
+        return items[self.randrange(len(items))]
+
+    def shuffled(self, items: Iterable) -> list:
+        out = list(items)
+        _random.Random(self._next()).shuffle(out)
+        return out
+
+    def random(self) -> float:
+        return (self._next() >> 11) * (1.0 / (1 << 53))
+
+
+def redact_event(event: Event, seat: int | None) -> Event:
+    """The version of ``event`` that ``seat`` (None: the shared screen) may see."""
+    hidden = event.get("hidden_from")
+    if hidden is None:
+        return event
+    if seat is not None and seat not in hidden:
+        return {k: v for k, v in event.items() if k not in ("hidden_from", "redacted")}
+    return event["redacted"]
+
+
+class Rules:
+    """Base class for a game's rules.  Subclasses are stateless singletons.
+
+    Override the methods marked "required"; the rest have sensible defaults.
+    Keep each game in ``companion/games/<name>.py`` (or a package of that
+    name) with a module-level ``RULES = MyRules()``: the registry in
+    :mod:`companion.games` finds it there.
+    """
+
+    name: str = ""            # registry key, e.g. "sams"
+    title: str = ""           # shown to players, e.g. "Sam's Battle Game"
+    rules_file: str = ""      # the authors' text in shared/rules
+    options: tuple[Option, ...] = ()
+    bench_unit: str = "games"  # what `companion bench engines` counts per second
+
+    # ---- required -------------------------------------------------------
+    def setup(self, options: dict, seed: int) -> State:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def result(self, state: State) -> dict:
+        """Who won and why: ``{"winner": seat | None, "reason": str, ...}``."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """What ``seat`` may see; ``None`` is the shared screen.
+
+        Every view has at least these keys, which the screen and the LEDs use
+        without knowing the game:
+
+        ``game``, ``active_seat`` (int or None), ``phase`` (machine name),
+        ``phase_label`` (a sentence), ``awaiting`` ("scan", "choice",
+        "confirm" or None), ``counters`` (list of ``{"id", "seat", "label",
+        "value", "adjustable"}``), ``zones`` (``{zone_id: {"cards": [card id
+        or {"hidden": True}], "summary": str}}``), ``over``, ``result``
+        (None until over), ``players`` (names).
+        """
+        raise NotImplementedError
+
+    def zones(self, options: dict) -> list[Zone]:
+        """Every zone a table layout for this game may map a pad to."""
+        raise NotImplementedError
+
+    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        """The action meant by a card appearing (present=True) or leaving a zone.
+
+        Return None when the change means nothing to the game (a card lifted
+        after it was scored).  Raise :class:`IllegalAction` with a sentence
+        that says why and where the card belongs when it cannot be right.
+        """
+        raise NotImplementedError
+
+    # ---- defaults ---------------------------------------------------------
+    def default_options(self) -> dict:
+        return {o.id: o.default for o in self.options}
+
+    def normalise_options(self, options: dict | None) -> dict:
+        """Defaults filled in, unknown keys refused."""
+        merged = self.default_options()
+        for key, value in (options or {}).items():
+            if key not in merged and key != "players":
+                raise IllegalAction(f"{self.title} has no option {key!r}")
+            merged[key] = value
+        merged.setdefault("players", ["North", "South"])
+        return merged
+
+    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
+        """``(zone, card_id)`` whose placement makes ``action``, or None."""
+        return None
+
+    def random_action(self, state: State, rng: Rng) -> Action:
+        """A uniformly random legal action; engines may sample faster."""
+        actions = self.legal_actions(state)
+        if not actions:
+            raise EngineError(f"{self.name}: no legal action in a game that is not over")
+        return rng.choice(actions)
+
+    def summary(self, state: State) -> dict:
+        """The final-state summary `companion replay` prints."""
+        return {"game": self.name, "over": self.is_over(state), "result": self.result(state) if self.is_over(state) else None}
+
+    def playout(self, options: dict | None, seed: int, max_actions: int = 100_000,
+                on_apply: Callable[[State, Action, State, list], None] | None = None) -> State:
+        """A random legal game from setup to its end (for tests, simulate and bench)."""
+        state = self.setup(self.normalise_options(options), seed)
+        rng = Rng(seed ^ 0x5DEECE66D)
+        for _ in range(max_actions):
+            if self.is_over(state):
+                return state
+            action = self.random_action(state, rng)
+            new_state, events = self.apply(state, action)
+            if on_apply is not None:
+                on_apply(state, action, new_state, events)
+            state = new_state
+        raise EngineError(f"{self.name}: random game did not end within {max_actions} actions")
+
+
+def counter(id: str, seat: int | None, label: str, value: int, adjustable: bool = True) -> dict:
+    """One entry of a view's ``counters`` list."""
+    return {"id": id, "seat": seat, "label": label, "value": value, "adjustable": adjustable}
+
+
+def event(type: str, text: str, **data) -> Event:
+    """An event dict; ``data`` must be plain JSON-serialisable values."""
+    data["type"] = type
+    data["text"] = text
+    return data
+
+
+def hidden_event(type: str, text: str, redacted_text: str, hidden_from: list[int], **data) -> Event:
+    """An event whose full text only the seats not in ``hidden_from`` may see.
+
+    ``data`` stays in the full version only; the redacted twin keeps the type,
+    the seat and the zone so a screen can still say "South buffs lane 2".
+    """
+    full = event(type, text, **data)
+    public = {k: data[k] for k in ("seat", "zone") if k in data}
+    full["hidden_from"] = list(hidden_from)
+    full["redacted"] = event(type, redacted_text, **public)
+    return full
