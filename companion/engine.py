@@ -33,6 +33,12 @@ The rules of the contract:
   changed with ``{"type": "adjust", "seat": s, "counter": id, "delta": n}``,
   which ``apply`` accepts and logs like any action but ``legal_actions`` does
   not list (it is a correction, not a move).
+* **Standard events** that the LEDs and screens understand for every game:
+  ``{"type": "battle_result", "winner": seat | None, "outcome": "win" | "tie"
+  | "draw", "text": ...}`` when a battle (Sam's round, a Lifeforce duel chain,
+  a Vita Luna battle, a Territory land, an Arcmage combat) is decided, with an
+  optional ``"zones"`` list naming the zones it was fought in (lane LEDs);
+  ``{"type": "game_over", "winner": seat | None, "text": ...}`` once.
 * **The table.** Cards reach the engine through zones (see
   :mod:`companion.table`).  ``interpret`` turns "card X appeared in zone Z" into
   an action, and ``scan_for`` is its inverse, used by the simulated table to
@@ -230,6 +236,12 @@ class Rules:
         if not actions:
             raise EngineError(f"{self.name}: no legal action in a game that is not over")
         return rng.choice(actions)
+
+    def bench_playout(self, seed: int, on_apply=None) -> int:
+        """Play random legal actions for the benchmark; return how many
+        ``bench_unit`` were completed.  Default: one whole game."""
+        self.playout(None, seed, on_apply=on_apply)
+        return 1
 
     def summary(self, state: State) -> dict:
         """The final-state summary `companion replay` prints."""

@@ -88,3 +88,13 @@ class TagRegistry:
 
     def all(self) -> list[tuple[str, str]]:
         return list(self._db.execute("SELECT uid, card_id FROM tags ORDER BY card_id, uid"))
+
+
+def virtual_uid(card_id: str) -> str:
+    """The 7-byte UID the simulated table gives ``card_id``'s virtual tag.
+
+    Stable across runs (a hash of the id) and starting with 04, NXP's
+    manufacturer byte, like the NTAG21x stickers people put on cards.
+    """
+    import hashlib
+    return "04" + hashlib.sha1(card_id.encode()).hexdigest()[:12].upper()

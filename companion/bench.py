@@ -1,0 +1,69 @@
+"""`companion bench engines`: random legal games through every rules engine.
+
+For each engine it prints the completed ``bench_unit`` per second (games,
+battles, rounds, turns: whatever that game's issue asks for) on one core, and
+the distribution of the time to apply one action.
+"""
+from __future__ import annotations
+
+import time
+
+from companion import games
+
+
+def _percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+def bench_engine(name: str, seconds: float = 2.0) -> dict:
+    rules = games.get(name)
+    # Throughput: nothing but the engine in the loop.
+    units = actions = 0
+    seed = 1
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        units += rules.bench_playout(seed)
+        seed += 1
+    elapsed = time.perf_counter() - start
+    # Latency: time each apply separately (timing adds overhead, so it is a separate pass).
+    timings: list[float] = []
+    perf = time.perf_counter
+
+    def timed_apply(state, action):
+        t0 = perf()
+        out = original_apply(state, action)
+        timings.append(perf() - t0)
+        return out
+
+    original_apply = rules.apply
+    rules.apply = timed_apply            # instance attribute shadows the method for this pass only
+    try:
+        start = perf()
+        lat_seed = 10_000
+        while perf() - start < max(0.5, seconds / 2):
+            rules.bench_playout(lat_seed)
+            lat_seed += 1
+    finally:
+        del rules.apply
+    timings.sort()
+    return {
+        f"{rules.bench_unit}_per_second": round(units / elapsed, 1),
+        "units_completed": units,
+        "seconds": round(elapsed, 3),
+        "actions_timed": len(timings),
+        "apply_ms_p50": round(_percentile(timings, 50) * 1000, 4),
+        "apply_ms_p99": round(_percentile(timings, 99) * 1000, 4),
+        "apply_ms_max": round(timings[-1] * 1000, 4) if timings else 0.0,
+    }
+
+
+def bench_engines(seconds: float = 2.0, only: str | None = None) -> dict:
+    names = [only] if only else games.available()
+    import platform
+    return {
+        "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()},
+        "engines": {name: bench_engine(name, seconds) for name in names},
+    }

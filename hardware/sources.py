@@ -1,0 +1,97 @@
+"""Table sources: where `PadEvent`s come from.
+
+A table source is the tiny contract between readers and the rest (Phoniebox's
+reader contract)::
+
+    source.pads                  # pad ids this table has
+    source.start(on_event)       # on_event(PadEvent) is called, possibly from a worker thread
+    source.status()              # list of dicts, one per reader: {"id", "kind", "ok", "detail"}
+    source.close()               # also a context manager
+
+The UI never imports this module: the composition root (`companion run`)
+hands it a source.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from companion.table import GONE, SEEN, PadEvent
+
+EventSink = Callable[[PadEvent], None]
+
+
+class TableSource:
+    pads: list[str] = []
+
+    def start(self, on_event: EventSink) -> None:
+        raise NotImplementedError
+
+    def status(self) -> list[dict]:
+        return []
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class SimulatedTable(TableSource):
+    """Virtual pads that a screen or a test puts virtual tags on.
+
+    ``place(pad, uid)`` and ``lift(pad, uid)`` emit the same debounced
+    `PadEvent`s a real reader would.
+    """
+
+    simulated = True
+
+    def __init__(self, pads: list[str] | None = None, clock: Callable[[], float] = time.monotonic):
+        self.pads = list(pads or [])
+        self._clock = clock
+        self._sink: EventSink | None = None
+        self._lock = threading.Lock()
+        self.on_pad: dict[str, set[str]] = {}
+
+    def start(self, on_event: EventSink) -> None:
+        self._sink = on_event
+
+    def set_pads(self, pads: list[str]) -> None:
+        self.pads = list(pads)
+
+    def place(self, pad: str, uid: str) -> None:
+        with self._lock:
+            here = self.on_pad.setdefault(pad, set())
+            if uid in here:
+                return
+            here.add(uid)
+        self._emit(PadEvent(pad, uid, SEEN, self._clock()))
+
+    def lift(self, pad: str, uid: str) -> None:
+        with self._lock:
+            if uid not in self.on_pad.get(pad, set()):
+                return
+            self.on_pad[pad].discard(uid)
+        self._emit(PadEvent(pad, uid, GONE, self._clock()))
+
+    def clear(self) -> None:
+        for pad, uids in list(self.on_pad.items()):
+            for uid in list(uids):
+                self.lift(pad, uid)
+
+    def status(self) -> list[dict]:
+        return [{"id": "simulated", "kind": "simulated", "ok": True,
+                 "detail": f"simulated table, {len(self.pads)} virtual pads"}]
+
+    def _emit(self, ev: PadEvent) -> None:
+        if self._sink is not None:
+            self._sink(ev)
+
+
+def open_table_source(config) -> TableSource:
+    """The readers of the table profile, or the simulated table (no profile, or --sim)."""
+    return SimulatedTable()
