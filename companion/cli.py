@@ -92,7 +92,7 @@ def cmd_bench(args) -> int:
         _json(bench_rfid(seconds=args.seconds))
         return 0
     if args.what == "leds":
-        from hardware.bench import bench_leds
+        from hardware.led_bench import bench_leds
         _json(bench_leds(seconds=args.seconds))
         return 0
     if args.what == "ui":

@@ -230,6 +230,12 @@ class Rules:
         """``(zone, card_id)`` whose placement makes ``action``, or None."""
         return None
 
+    def confirm_action(self, state: State, seat: int) -> Action | None:
+        """What ``seat``'s physical confirm button means now ("done", "resolve",
+        "next"), or None when it means nothing.  A long press is undo, handled
+        by the session, not here."""
+        return None
+
     def random_action(self, state: State, rng: Rng) -> Action:
         """A uniformly random legal action; engines may sample faster."""
         actions = self.legal_actions(state)

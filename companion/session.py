@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,6 +179,8 @@ class Session:
             layout = Layout.identity(rules.name, [z.id for z in rules.zones(options)])
         self.table = TableState(layout, store.tags.lookup)
         self._listeners: list[Listener] = []
+        # Readers and buttons call in from their own threads; one change at a time.
+        self._lock = threading.RLock()
 
     # ---- construction ----------------------------------------------------
     @classmethod
@@ -225,7 +228,7 @@ class Session:
         return events
 
     # ---- changing ----------------------------------------------------------
-    def act(self, action: dict) -> list[Event]:
+    def _act_unlocked(self, action: dict) -> list[Event]:
         """Apply a player's action (a touch, a button, an interpreted scan).
 
         Illegal actions raise :class:`IllegalAction` and change nothing.
@@ -245,7 +248,7 @@ class Session:
         self._redo.clear()
         return events
 
-    def undo(self) -> list[Event]:
+    def _undo_unlocked(self) -> list[Event]:
         if not self._actions:
             raise IllegalAction("nothing to undo")
         action = self._actions[-1]
@@ -260,7 +263,7 @@ class Session:
         self._redo.append(action)
         return self._notify([{"type": "undone", "text": f"Undone: {describe_action(action)}", "action": action}])
 
-    def redo(self) -> list[Event]:
+    def _redo_unlocked(self) -> list[Event]:
         if not self._redo:
             raise IllegalAction("nothing to redo")
         action = self._redo[-1]
@@ -284,7 +287,7 @@ class Session:
                        (self.id,))
 
     # ---- the table -------------------------------------------------------
-    def handle_pad_event(self, ev: PadEvent) -> list[Event]:
+    def _handle_pad_event_unlocked(self, ev: PadEvent) -> list[Event]:
         """A debounced sighting from a reader (or the simulated table).
 
         Never raises for bad input: an unknown tag, a card of another game, a
@@ -315,6 +318,35 @@ class Session:
             return self._commit(action) if action is not None else []
         except IllegalAction as exc:
             return [{"type": "rejected", "pad": s.pad, "zone": s.zone, "card": s.card_id, "text": str(exc)}]
+
+    def act(self, action: dict) -> list[Event]:
+        """Apply a player's action (a touch, a button, an interpreted scan).
+
+        Illegal actions raise :class:`IllegalAction` and change nothing.
+        Listeners are called with the events, in the caller's thread.
+        """
+        with self._lock:
+            return self._act_unlocked(action)
+
+    def undo(self) -> list[Event]:
+        """Drop the last action (kept for redo until a new action is made)."""
+        with self._lock:
+            return self._undo_unlocked()
+
+    def redo(self) -> list[Event]:
+        with self._lock:
+            return self._redo_unlocked()
+
+    def handle_pad_event(self, ev: PadEvent) -> list[Event]:
+        """A debounced sighting from a reader or the simulated table (see _handle_pad_event_unlocked)."""
+        with self._lock:
+            return self._handle_pad_event_unlocked(ev)
+
+    def confirm(self, seat: int) -> list[Event]:
+        """A player's confirm button: whatever the rules say it means now; nothing otherwise."""
+        with self._lock:
+            action = self.rules.confirm_action(self.state, seat)
+            return self._act_unlocked(action) if action is not None else []
 
     # ---- records ---------------------------------------------------------
     def record(self) -> dict:
