@@ -1,0 +1,551 @@
+"""Sam's Battle Game: five lanes of stacked playing cards, red attack, black defence.
+
+The rules are the author's (``shared/rules/004_…``) with the agreed rulings
+(``shared/RULINGS.md``) and this project's own (``docs/rulings/sams.md``).
+
+What the companion knows
+------------------------
+The cards on the table, scanned lane by lane; how many cards each player holds,
+how many lie in the draw pile and in the discard pile (it counts every draw);
+and which cards it has *seen* go to the discard pile, so a card that cannot be
+in anyone's hand is refused.  It never needs to know a hand.
+
+A round, as a state machine::
+
+    play ──(24th card: the lanes are resolved)──► round_over ──next_round──► play …
+                                                   └─(someone has 5 VP)──► over
+
+State (all plain data)::
+
+    round, turn (1–4), first (the round's first player), played (cards played
+    this turn per seat), lanes[seat][lane] = [card ids, base first], hand[seat]
+    (cards held), pile, discard (counts), vp[seat], redrawn[seat], rounds
+    (results so far), phase; and two card sets kept as bitmasks over DECK
+    (bit i = DECK[i], see :func:`cards_in`) because they are tested on every
+    play: on_table, and discarded (cards known to lie in the discard pile).
+"""
+from __future__ import annotations
+
+from companion.cards import load_catalogue
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
+                              hidden_event)
+
+LANES = 5
+TURNS = 4
+CARDS_PER_TURN = 3
+OPENING_HAND = 5
+DRAW_PER_TURN = 3
+VP_TO_WIN = 5
+
+SUITS = {"hearts": ("♥", "red"), "diamonds": ("♦", "red"), "spades": ("♠", "black"), "clubs": ("♣", "black")}
+RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10"}
+
+
+def generate_catalogue() -> dict:
+    """The 36 numbered cards (2–10 of every suit), as shipped in data/sams/cards.json."""
+    cards = []
+    for suit, (symbol, colour) in SUITS.items():
+        for rank in range(2, 11):
+            cards.append({
+                "id": f"sams.{rank}{suit[0]}",
+                "name": f"{rank} of {suit.capitalize()}",
+                "attrs": {"rank": rank, "suit": suit, "colour": colour, "symbol": f"{rank}{symbol}",
+                          "role": "attack" if colour == "red" else "defence"},
+            })
+    return {"game": "sams", "format": 1, "cards": cards}
+
+
+CATALOGUE = load_catalogue("sams")
+DECK: tuple[str, ...] = tuple(CATALOGUE.ids())
+# card id → (rank, is red), looked up on every play and resolution
+_INFO: dict[str, tuple[int, bool]] = {c.id: (c["rank"], c["colour"] == "red") for c in CATALOGUE}
+_SYMBOL: dict[str, str] = {c.id: c["symbol"] for c in CATALOGUE}
+BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(DECK)}
+
+
+def cards_in(mask: int) -> list[str]:
+    """The card ids of a bitmask over DECK (state["on_table"], state["discarded"])."""
+    return [c for c in DECK if BIT[c] & mask]
+
+
+def symbol(card_id: str) -> str:
+    """"7♥" for "sams.7h"."""
+    return _SYMBOL.get(card_id, card_id)
+
+
+def lane_zone(seat: int, lane: int) -> str:
+    """Zone id of ``seat``'s lane ``lane`` (0-based): "0.lane1" … "1.lane5"."""
+    return f"{seat}.lane{lane + 1}"
+
+
+def is_face_down(position: int) -> bool:
+    """Stacks alternate: base face up, 1st buff face down, 2nd buff face up, …"""
+    return position % 2 == 1
+
+
+def lane_strength(stack: list[str]) -> tuple[int, int]:
+    """(attack, defence) of one stack: red sum (1 when there is no red), black sum."""
+    attack = defence = 0
+    for card_id in stack:
+        rank, red = _INFO[card_id]
+        if red:
+            attack += rank
+        else:
+            defence += rank
+    return (attack or 1), defence
+
+
+def fight(stacks: tuple[list[str], list[str]], strict_retaliation: bool) -> dict:
+    """One lane's battle between seat 0's and seat 1's stacks.
+
+    Returns ``{"outcome": "win" | "tie" | "draw" | "empty", "winner": seat | None,
+    "attack": [a0, a1], "defence": [d0, d1], "why": sentence}`` where "why" has
+    no names (the caller adds them).
+    """
+    if not stacks[0] and not stacks[1]:
+        return {"outcome": "empty", "winner": None, "attack": [0, 0], "defence": [0, 0], "why": "empty"}
+    (a0, d0), (a1, d1) = lane_strength(stacks[0]), lane_strength(stacks[1])
+    attack, defence = [a0, a1], [d0, d1]
+    result = {"attack": attack, "defence": defence}
+    if a0 != a1:
+        first = 0 if a0 > a1 else 1
+        second = 1 - first
+        if attack[first] >= defence[second]:
+            return {**result, "outcome": "win", "winner": first,
+                    "why": f"{{{first}}} attack {attack[first]} ≥ {{{second}}} defence {defence[second]}"}
+        strikes_back = attack[second] > defence[first] if strict_retaliation else attack[second] >= defence[first]
+        sign = ">" if strict_retaliation else "≥"
+        if strikes_back:
+            return {**result, "outcome": "win", "winner": second,
+                    "why": f"{{{first}}} attack {attack[first]} < {{{second}}} defence {defence[second]}; "
+                           f"{{{second}}} retaliates, {attack[second]} {sign} {defence[first]}"}
+        return {**result, "outcome": "draw", "winner": None,
+                "why": f"{{{first}}} attack {attack[first]} < {{{second}}} defence {defence[second]} and "
+                       f"{{{second}}} retaliation {attack[second]} fails against {defence[first]}"}
+    kills0, kills1 = a0 >= d1, a1 >= d0
+    if kills0 and kills1:
+        return {**result, "outcome": "tie", "winner": None,
+                "why": f"equal attacks {a0} strike together and both get through"}
+    if kills0 or kills1:
+        w = 0 if kills0 else 1
+        return {**result, "outcome": "win", "winner": w,
+                "why": f"equal attacks {a0} strike together; only {{{w}}} gets through "
+                       f"({attack[w]} ≥ defence {defence[1 - w]})"}
+    return {**result, "outcome": "draw", "winner": None,
+            "why": f"equal attacks {a0} strike together and both are blocked"}
+
+
+def round_points(lanes_won: list[int], vp: list[int], strict_majority: bool) -> tuple[list[int], int | None]:
+    """VP each seat gains from a round and the round's winner (None: a round tie).
+
+    More lanes won than the other wins the round (strict majority: 3 lanes
+    needed).  A round tie gives both 1 VP, except that a player on 4 VP gains
+    nothing from a tie.
+    """
+    w0, w1 = lanes_won
+    if strict_majority:
+        winner = 0 if w0 >= 3 else 1 if w1 >= 3 else None
+    else:
+        winner = 0 if w0 > w1 else 1 if w1 > w0 else None
+    if winner is not None:
+        gain = [0, 0]
+        gain[winner] = 1
+        return gain, winner
+    return [0 if vp[s] == VP_TO_WIN - 1 else 1 for s in (0, 1)], None
+
+
+class SamsRules(Rules):
+    name = "sams"
+    title = "Sam's Battle Game"
+    rules_file = "004_c6d2056a783859e7.txt"
+    bench_unit = "games"
+    options = (
+        Option("strict_retaliation", "Strict retaliation", False,
+               help="Retaliation needs attack > defence, as the rules' second sentence reads"),
+        Option("strict_majority", "Strict majority", False,
+               help="A round is won with 3 lanes; fewer for both is a round tie"),
+        Option("first_seat", "First player", 0, choices=(0, 1),
+               help="Who plays first in round 1; it alternates every round"),
+    )
+
+    # ---- setup -------------------------------------------------------------
+    def setup(self, options: dict, seed: int) -> State:
+        options = self.normalise_options(options)
+        first = options["first_seat"]
+        if first not in (0, 1):
+            raise IllegalAction("first_seat must be 0 or 1")
+        state = {
+            "game": "sams", "rng": seed, "options": options, "phase": "play",
+            "round": 1, "turn": 1, "first": first, "played": [0, 0],
+            "lanes": [[[] for _ in range(LANES)] for _ in (0, 1)],
+            "hand": [0, 0], "pile": len(DECK), "discard": 0, "on_table": 0, "discarded": 0,
+            "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None,
+        }
+        _draw(state, OPENING_HAND, [])
+        return state
+
+    # ---- whose move ----------------------------------------------------------
+    @staticmethod
+    def to_play(state: State) -> int | None:
+        """The seat that plays the next card: alternating, the round's first player first."""
+        if state["phase"] != "play":
+            return None
+        n = state["played"][0] + state["played"][1]
+        return state["first"] if n % 2 == 0 else 1 - state["first"]
+
+    def _playable(self, state: State) -> list[str]:
+        """Cards that may be in the player's hand: not on the table, not known discarded."""
+        out = state["on_table"] | state["discarded"]
+        return [c for c in DECK if not BIT[c] & out]
+
+    def _may_redraw(self, state: State, seat: int) -> bool:
+        """Rules, Additional Rules: at the start of a turn, a hand of 5 may be swapped for 3."""
+        return (state["phase"] == "play" and state["hand"][seat] == OPENING_HAND
+                and state["played"][seat] == 0 and not state["redrawn"][seat])
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if state["phase"] == "round_over":
+            return [{"type": "next_round", "seat": s} for s in (0, 1)]
+        if state["phase"] != "play":
+            return []
+        seat = self.to_play(state)
+        actions = [{"type": "play", "seat": seat, "lane": lane, "card": c}
+                   for c in self._playable(state) for lane in range(LANES)]
+        actions += [{"type": "redraw", "seat": s} for s in (0, 1) if self._may_redraw(state, s)]
+        return actions
+
+    def random_action(self, state: State, rng: Rng) -> Action:
+        if state["phase"] == "round_over":
+            return {"type": "next_round", "seat": rng.randrange(2)}
+        seat = self.to_play(state)
+        if self._may_redraw(state, seat) and rng.randrange(20) == 0:
+            return {"type": "redraw", "seat": seat}
+        out = state["on_table"] | state["discarded"]
+        while True:                      # rejection sampling: most cards are playable
+            card = DECK[rng.randrange(len(DECK))]
+            if not BIT[card] & out:
+                return {"type": "play", "seat": seat, "lane": rng.randrange(LANES), "card": card}
+
+    # ---- applying ------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list]:
+        kind = action.get("type")
+        if state["phase"] == "over" and kind != "adjust":
+            raise IllegalAction("the game is over")
+        if kind == "play":
+            return self._play(state, action)
+        if kind == "next_round":
+            return self._next_round(state, action)
+        if kind == "redraw":
+            return self._redraw(state, action)
+        if kind == "adjust":
+            return self._adjust(state, action)
+        raise IllegalAction(f"Sam's Battle Game has no action {kind!r}")
+
+    def _play(self, state: State, action: Action) -> tuple[State, list]:
+        seat, lane, card = action.get("seat"), action.get("lane"), action.get("card")
+        if state["phase"] != "play":
+            raise IllegalAction(f"round {state['round']} is scored; start the next round before playing")
+        if card not in _INFO:
+            raise IllegalAction(f"{card!r} is not one of the 36 numbered cards (2–10 of each suit)")
+        if not isinstance(lane, int) or not 0 <= lane < LANES:
+            raise IllegalAction(f"there is no lane {lane!r}; lanes are 0–4 (shown as 1–5)")
+        players = state["options"]["players"]
+        expected = self.to_play(state)
+        if seat != expected:
+            raise IllegalAction(f"it is {players[expected]}'s turn to play "
+                                f"(card {state['played'][expected] + 1} of {CARDS_PER_TURN}, turn {state['turn']})")
+        bit = BIT[card]
+        if bit & state["on_table"]:
+            side, n = _where(state, card)
+            raise IllegalAction(f"{symbol(card)} already lies in {players[side]}'s lane {n + 1}")
+        if bit & state["discarded"]:
+            raise IllegalAction(f"{symbol(card)} is in the discard pile; it cannot be played before the "
+                                "discard pile is shuffled back into the draw pile")
+        if state["hand"][seat] <= 0:
+            raise IllegalAction(f"{players[seat]} has no card left in hand")
+
+        lanes = list(state["lanes"])
+        side = list(lanes[seat])
+        stack = side[lane] + [card]
+        side[lane] = stack
+        lanes[seat] = side
+        played = list(state["played"])
+        played[seat] += 1
+        hand = list(state["hand"])
+        hand[seat] -= 1
+        new = dict(state, lanes=lanes, played=played, hand=hand, on_table=state["on_table"] | bit)
+
+        position = len(stack) - 1
+        zone = lane_zone(seat, lane)
+        who = players[seat]
+        if position == 0:
+            events = [event("played", f"{who} opens lane {lane + 1} with {symbol(card)}",
+                            seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
+        elif is_face_down(position):
+            events = [hidden_event("played", f"{who} buffs lane {lane + 1} with {symbol(card)} (face down)",
+                                   f"{who} buffs lane {lane + 1} (face down)", [1 - seat],
+                                   seat=seat, zone=zone, card=card, lane=lane, face_up=False)]
+        else:
+            events = [event("played", f"{who} buffs lane {lane + 1} with {symbol(card)} (face up)",
+                            seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
+
+        if played[0] == CARDS_PER_TURN and played[1] == CARDS_PER_TURN:
+            if new["turn"] == TURNS:
+                new, more = self._resolve(new)
+            else:
+                new["turn"] += 1
+                new["played"] = [0, 0]
+                more = [event("turn", f"Turn {new['turn']} of {TURNS}: both players draw {DRAW_PER_TURN}",
+                              turn=new["turn"])]
+                _draw(new, DRAW_PER_TURN, more)
+            events += more
+        return new, events
+
+    def _resolve(self, state: State) -> tuple[State, list]:
+        """End of turn 4: buffs flip face up, every lane fights, the round is scored."""
+        opts = state["options"]
+        players = opts["players"]
+        events = [event("reveal", f"Round {state['round']}: all buffs are turned face up", round=state["round"])]
+        lanes_won = [0, 0]
+        lane_results = []
+        for lane in range(LANES):
+            stacks = (state["lanes"][0][lane], state["lanes"][1][lane])
+            r = fight(stacks, opts["strict_retaliation"])
+            why = r["why"].replace("{0}", players[0]).replace("{1}", players[1])
+            if r["outcome"] == "empty":
+                text = f"Lane {lane + 1}: empty on both sides, no battle"
+            elif r["outcome"] == "win":
+                lanes_won[r["winner"]] += 1
+                text = f"Lane {lane + 1}: {why} — {players[r['winner']]} wins"
+            elif r["outcome"] == "tie":
+                text = f"Lane {lane + 1}: {why} — a tie, nobody wins the lane"
+            else:
+                text = f"Lane {lane + 1}: {why} — a draw, nobody wins the lane"
+            lane_results.append({k: r[k] for k in ("outcome", "winner", "attack", "defence")})
+            if r["outcome"] != "empty":
+                events.append(event("battle_result", text, winner=r["winner"], outcome=r["outcome"], lane=lane,
+                                    zones=[lane_zone(0, lane), lane_zone(1, lane)],
+                                    attack=r["attack"], defence=r["defence"]))
+        gain, winner = round_points(lanes_won, state["vp"], opts["strict_majority"])
+        vp = [state["vp"][0] + gain[0], state["vp"][1] + gain[1]]
+        if winner is not None:
+            text = (f"Round {state['round']}: {players[winner]} wins {lanes_won[winner]} lanes to "
+                    f"{lanes_won[1 - winner]} and gains 1 VP")
+        else:
+            got = [players[s] for s in (0, 1) if gain[s]]
+            text = (f"Round {state['round']}: a tie at {lanes_won[0]} lanes each — "
+                    + (" and ".join(got) + " gain 1 VP" if got else "nobody gains a VP")
+                    + ("" if all(gain) else " (a player on 4 VP cannot win through a tie)"))
+        events.append(event("round_result", text, winner=winner, lanes_won=lanes_won, gained=gain, vp=vp,
+                            round=state["round"]))
+        rounds = state["rounds"] + [{"round": state["round"], "lanes": lane_results, "lanes_won": lanes_won,
+                                     "winner": winner, "gained": gain, "vp": vp}]
+        new = dict(state, vp=vp, rounds=rounds, phase="round_over")
+        champion = next((s for s in (0, 1) if vp[s] >= VP_TO_WIN), None)
+        if champion is not None:
+            new["phase"] = "over"
+            new["winner"] = champion
+            events.append(event("game_over", f"{players[champion]} wins the game {vp[champion]}–{vp[1 - champion]}",
+                                winner=champion, vp=vp))
+        return new, events
+
+    def _next_round(self, state: State, action: Action) -> tuple[State, list]:
+        if state["phase"] != "round_over":
+            raise IllegalAction("the round is still being played")
+        on_table = state["on_table"]
+        new = dict(state, round=state["round"] + 1, turn=1, first=1 - state["first"], played=[0, 0],
+                   lanes=[[[] for _ in range(LANES)] for _ in (0, 1)], hand=[0, 0],
+                   discard=state["discard"] + on_table.bit_count() + state["hand"][0] + state["hand"][1],
+                   discarded=state["discarded"] | on_table, on_table=0, redrawn=[False, False], phase="play")
+        players = state["options"]["players"]
+        events = [event("round_start", f"Round {new['round']}: {players[new['first']]} plays first; "
+                                       f"the table goes to the discard pile and both players draw {OPENING_HAND}",
+                        round=new["round"], first=new["first"])]
+        _draw(new, OPENING_HAND, events)
+        return new, events
+
+    def _redraw(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action.get("seat")
+        if seat not in (0, 1) or not self._may_redraw(state, seat):
+            raise IllegalAction("a hand can be swapped only at the start of a turn, when it holds 5 cards, "
+                                "once a round")
+        hand = list(state["hand"])
+        hand[seat] = 0
+        redrawn = list(state["redrawn"])
+        redrawn[seat] = True
+        new = dict(state, hand=hand, redrawn=redrawn, discard=state["discard"] + OPENING_HAND)
+        who = state["options"]["players"][seat]
+        events = [event("redraw", f"{who} discards a hand of 5 and draws 3 for the rest of the round", seat=seat)]
+        _draw_one_seat(new, seat, DRAW_PER_TURN, events)
+        return new, events
+
+    def _adjust(self, state: State, action: Action) -> tuple[State, list]:
+        seat, delta, name = action.get("seat"), action.get("delta"), action.get("counter")
+        if name != f"vp.{seat}" or not isinstance(delta, int):
+            raise IllegalAction(f"Sam's Battle Game can adjust only the VP counters vp.0 and vp.1, not {name!r}")
+        vp = list(state["vp"])
+        vp[seat] = max(0, min(VP_TO_WIN, vp[seat] + delta))
+        new = dict(state, vp=vp)
+        players = state["options"]["players"]
+        events = [event("adjusted", f"{players[seat]}'s VP corrected to {vp[seat]}", seat=seat, counter=name,
+                        value=vp[seat])]
+        if vp[seat] >= VP_TO_WIN and state["phase"] != "over":
+            new["phase"], new["winner"] = "over", seat
+            events.append(event("game_over", f"{players[seat]} wins the game {vp[seat]}–{vp[1 - seat]}",
+                                winner=seat, vp=vp))
+        elif state["phase"] == "over" and vp[state["winner"]] < VP_TO_WIN:
+            new["phase"], new["winner"] = "round_over", None
+        return new, events
+
+    # ---- the end -------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict:
+        players = state["options"]["players"]
+        w = state["winner"]
+        if w is None:
+            return {"winner": None, "reason": "the game is not over", "vp": state["vp"]}
+        return {"winner": w, "reason": f"{players[w]} reached {VP_TO_WIN} VP", "vp": state["vp"],
+                "rounds": len(state["rounds"])}
+
+    def summary(self, state: State) -> dict:
+        return {"game": self.name, "over": self.is_over(state), "winner": state["winner"],
+                "players": state["options"]["players"], "vp": state["vp"], "rounds": state["rounds"],
+                "result": self.result(state) if self.is_over(state) else None}
+
+    # ---- the table -----------------------------------------------------------
+    def zones(self, options: dict) -> list[Zone]:
+        players = (options or {}).get("players", ["North", "South"])
+        return [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
+                for s in (0, 1) for n in range(LANES)]
+
+    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        seat, lane = _parse_zone(zone)
+        players = state["options"]["players"]
+        here = state["lanes"][seat][lane]
+        if not present:
+            if card_id in here and state["phase"] == "play":
+                raise IllegalAction(f"{symbol(card_id)} was lifted from {players[seat]}'s lane {lane + 1}: "
+                                    "put it back, the game still counts it there (undo if it was a mistake)")
+            return None
+        if card_id in here:
+            return None                                  # seen again where it already is
+        if state["phase"] == "round_over":
+            if card_id in BIT and BIT[card_id] & (state["discarded"] | state["on_table"]):
+                return None
+            raise IllegalAction(f"Round {state['round']} is scored: clear the table and press Next "
+                                f"before playing {symbol(card_id)}")
+        if state["phase"] == "over":
+            return None
+        expected = self.to_play(state)
+        if seat != expected:
+            raise IllegalAction(f"{symbol(card_id)} is on {players[seat]}'s lane {lane + 1}, but it is "
+                                f"{players[expected]}'s turn: take it back, {players[expected]} plays now")
+        return {"type": "play", "seat": seat, "lane": lane, "card": card_id}
+
+    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
+        if action.get("type") == "play":
+            return lane_zone(action["seat"], action["lane"]), action["card"]
+        return None
+
+    def confirm_action(self, state: State, seat: int) -> Action | None:
+        if state["phase"] == "round_over":
+            return {"type": "next_round", "seat": seat}
+        return None
+
+    # ---- what may be seen ----------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        players = state["options"]["players"]
+        revealed = state["phase"] != "play"
+        zones = {}
+        for s in (0, 1):
+            for lane in range(LANES):
+                stack = state["lanes"][s][lane]
+                shown, hidden = [], 0
+                for pos, card in enumerate(stack):
+                    if is_face_down(pos) and not revealed and seat != s:
+                        shown.append({"hidden": True})
+                        hidden += 1
+                    else:
+                        shown.append(card)
+                zones[lane_zone(s, lane)] = {"cards": shown, "summary": _stack_summary(stack, shown, hidden)}
+        to_play = self.to_play(state)
+        if state["phase"] == "play":
+            phase_label = (f"Round {state['round']}, turn {state['turn']} of {TURNS}: {players[to_play]} plays "
+                           f"card {state['played'][to_play] + 1} of {CARDS_PER_TURN}")
+            awaiting = "scan"
+        elif state["phase"] == "round_over":
+            phase_label = f"Round {state['round']} scored — clear the table and press Next"
+            awaiting = "confirm"
+        else:
+            phase_label = f"{players[state['winner']]} wins the game"
+            awaiting = None
+        last = state["rounds"][-1] if state["rounds"] and revealed else None
+        return {
+            "game": self.name, "players": players, "phase": state["phase"], "phase_label": phase_label,
+            "active_seat": to_play, "awaiting": awaiting, "over": self.is_over(state),
+            "result": self.result(state) if self.is_over(state) else None,
+            "counters": [counter(f"vp.{s}", s, "VP", state["vp"][s]) for s in (0, 1)]
+                        + [counter(f"hand.{s}", s, "Hand", state["hand"][s], adjustable=False) for s in (0, 1)]
+                        + [counter("pile", None, "Draw pile", state["pile"], adjustable=False),
+                           counter("discard", None, "Discard", state["discard"], adjustable=False)],
+            "zones": zones,
+            "detail": {"round": state["round"], "turn": state["turn"], "turns": TURNS, "first": state["first"],
+                       "played": state["played"], "last_round": last,
+                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)]},
+        }
+
+
+def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
+    """"3 cards · attack 7 · defence 5", or only what is visible while buffs are face down."""
+    if not stack:
+        return "empty"
+    if hidden:
+        red = sum(_INFO[c][0] for c in shown if isinstance(c, str) and _INFO[c][1])
+        black = sum(_INFO[c][0] for c in shown if isinstance(c, str) and not _INFO[c][1])
+        return f"{len(stack)} cards ({hidden} hidden) · visible attack {red} · visible defence {black}"
+    attack, defence = lane_strength(stack)
+    return f"{len(stack)} card{'s' if len(stack) > 1 else ''} · attack {attack} · defence {defence}"
+
+
+def _where(state: State, card: str) -> tuple[int, int]:
+    for side in (0, 1):
+        for n, stack in enumerate(state["lanes"][side]):
+            if card in stack:
+                return side, n
+    raise KeyError(card)
+
+
+def _parse_zone(zone: str) -> tuple[int, int]:
+    try:
+        seat_text, lane_text = zone.split(".lane")
+        seat, lane = int(seat_text), int(lane_text) - 1
+        if seat in (0, 1) and 0 <= lane < LANES:
+            return seat, lane
+    except ValueError:
+        pass
+    raise IllegalAction(f"{zone!r} is not a zone of Sam's Battle Game (zones are 0.lane1 … 1.lane5)")
+
+
+def _draw(state: State, n: int, events: list) -> None:
+    """Both players draw ``n``, the round's first player first (mutates a fresh state)."""
+    for seat in (state["first"], 1 - state["first"]):
+        _draw_one_seat(state, seat, n, events)
+
+
+def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
+    hand = list(state["hand"])
+    for _ in range(n):
+        if state["pile"] == 0:
+            if state["discard"] == 0:
+                break
+            events.append(event("reshuffle", f"The draw pile is empty: the discard pile ({state['discard']} cards) "
+                                             "is shuffled into a new draw pile", cards=state["discard"]))
+            state["pile"], state["discard"], state["discarded"] = state["discard"], 0, 0
+        state["pile"] -= 1
+        hand[seat] += 1
+    state["hand"] = hand
+
+
+RULES = SamsRules()

@@ -1,0 +1,150 @@
+"""The headless simulated table: games played through pad events, with no hardware.
+
+:class:`ScriptedTable` plays actions the way players at a table would: an
+action made by putting a card down (``rules.scan_for``) becomes a ``seen``
+:class:`PadEvent` on the pad of its zone, carrying the card's virtual tag;
+every other action (a choice on the screen, a button) goes to the session as
+it is.  After each action the table is tidied like players tidy it: cards the
+game no longer places in a zone are lifted (``gone`` events).
+
+``companion simulate`` uses it to play a record or a random legal game and
+prints the outcome; the tests use it to drive sessions end to end.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from companion import games
+from companion.cards import load_catalogue
+from companion.engine import Rng
+from companion.records import RecordError, make_record, read_record, replay
+from companion.session import Session, Store
+from companion.table import GONE, SEEN, PadEvent
+from companion.tags import virtual_uid
+
+
+class SimulationError(RuntimeError):
+    """The simulated table could not play what it was asked to (the message says why)."""
+
+
+def register_virtual_tags(store: Store, game: str) -> None:
+    """Give every card of ``game`` its virtual tag, as the simulated table does."""
+    store.tags.register_many((virtual_uid(card.id), card.id) for card in load_catalogue(game))
+
+
+class ScriptedTable:
+    """Feeds a session pad events for the actions it is asked to play."""
+
+    def __init__(self, session: Session, clock=time.monotonic):
+        self.session = session
+        self.clock = clock
+        self.on_pad: dict[str, set[str]] = {}      # pad → card ids lying there
+
+    def place(self, pad: str, card_id: str) -> list[dict]:
+        self.on_pad.setdefault(pad, set()).add(card_id)
+        return self.session.handle_pad_event(PadEvent(pad, virtual_uid(card_id), SEEN, self.clock()))
+
+    def lift(self, pad: str, card_id: str) -> list[dict]:
+        self.on_pad.get(pad, set()).discard(card_id)
+        return self.session.handle_pad_event(PadEvent(pad, virtual_uid(card_id), GONE, self.clock()))
+
+    def play(self, action: dict) -> list[dict]:
+        """Play ``action`` through the table when a card makes it, else directly.
+
+        Raises :class:`SimulationError` when the session did not log exactly
+        this action (the scan was rejected, or read as another action).
+        """
+        session = self.session
+        scan = session.rules.scan_for(session.state, action)
+        before = len(session.actions)
+        if scan is None:
+            events = session.act(action)
+        else:
+            zone, card_id = scan
+            pads = session.table.layout.pads_of(zone)
+            if not pads:
+                raise SimulationError(f"no pad for zone {zone} in this layout")
+            events = self.place(pads[0], card_id)
+            if len(session.actions) != before + 1 or session.actions[-1] != action:
+                why = next((e["text"] for e in events if e["type"] in ("rejected", "unknown_tag")), "no action")
+                raise SimulationError(f"placing {card_id} on pad {pads[0]} did not play {action}: {why}")
+        self.tidy()
+        return events
+
+    def tidy(self) -> None:
+        """Lift every card the game no longer places where it lies."""
+        rules, state = self.session.rules, self.session.state
+        views: dict = {}
+        for pad, cards in self.on_pad.items():
+            zone = self.session.table.layout.zone_of(pad)
+            if zone is None or not cards:
+                continue
+            seat = _zone_seat(zone)
+            if seat not in views:
+                views[seat] = rules.view(state, seat)
+            shown = views[seat]["zones"].get(zone, {}).get("cards", [])
+            for card_id in list(cards):
+                if card_id not in shown:
+                    self.lift(pad, card_id)
+
+
+def _zone_seat(zone: str) -> int | None:
+    head = zone.split(".", 1)[0]
+    return int(head) if head in ("0", "1") else None
+
+
+def play_random(session: Session, seed: int, max_actions: int = 100_000) -> list[dict]:
+    """Play random legal actions through a scripted table until the game ends."""
+    table = ScriptedTable(session)
+    rng = Rng(seed ^ 0x5DEECE66D)
+    rules = session.rules
+    for _ in range(max_actions):
+        if rules.is_over(session.state):
+            return session.actions
+        table.play(rules.random_action(session.state, rng))
+    raise SimulationError(f"the random game did not end within {max_actions} actions")
+
+
+def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, options: dict | None = None,
+             data_dir: str | None = None, export_path: str | None = None) -> dict:
+    """Play a record, or a random legal game, through the simulated table; return the outcome."""
+    if record_path:
+        try:
+            record = read_record(record_path)
+            replay(record)                       # refuse a bad record before touching a session
+        except RecordError as exc:
+            raise SimulationError(f"{record_path}: {exc}") from None
+        game, options, seed = record["game"], record.get("options") or {}, record["seed"]
+    try:
+        games.get(game)
+    except games.UnknownGame as exc:
+        raise SimulationError(str(exc)) from None
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(data_dir or scratch) / "simulate.sqlite3"
+        with Store(path) as store:
+            register_virtual_tags(store, game)
+            session = Session.start(store, game, options, seed)
+            if record_path:
+                table = ScriptedTable(session)
+                for n, action in enumerate(record["actions"], start=1):
+                    try:
+                        table.play(action)
+                    except SimulationError as exc:
+                        raise SimulationError(f"action {n}: {exc}") from None
+            else:
+                play_random(session, seed)
+            record_out = session.record()
+            scans = sum(1 for a in session.actions if session.rules.scan_for(session.state, a))
+            outcome = {"game_id": session.id, "actions": len(session.actions),
+                       "played_by_placing_cards": scans, "summary": session.rules.summary(session.state)}
+            if export_path:
+                import json
+                Path(export_path).write_text(json.dumps(record_out, indent=1, ensure_ascii=False) + "\n",
+                                             encoding="utf-8")
+                outcome["exported"] = export_path
+    return outcome
+
+
+__all__ = ["ScriptedTable", "SimulationError", "play_random", "register_virtual_tags", "simulate", "make_record"]
