@@ -22,8 +22,10 @@ def _json(data) -> None:
 def cmd_games(args) -> int:
     for name in games.available():
         print(f"{name:10s} {games.get(name).title}")
+    broken = games.broken()
     for name in games.coming():
-        print(f"{name:10s} {games.KNOWN_GAMES[name]} (coming)")
+        why = f" — engine fails to load: {broken[name]}" if name in broken else ""
+        print(f"{name:10s} {games.KNOWN_GAMES[name]} (coming){why}")
     return 0
 
 

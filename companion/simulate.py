@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion import games
+from companion import games, paths
 from companion.cards import load_catalogue
 from companion.engine import Rng
 from companion.records import RecordError, make_record, read_record, replay
@@ -122,7 +122,8 @@ def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, 
     except games.UnknownGame as exc:
         raise SimulationError(str(exc)) from None
     with tempfile.TemporaryDirectory() as scratch:
-        path = Path(data_dir or scratch) / "simulate.sqlite3"
+        # With --data-dir the game is kept with the others (listable, exportable); else it is scratch.
+        path = paths.database_path(paths.data_dir(data_dir)) if data_dir else Path(scratch) / "simulate.sqlite3"
         with Store(path) as store:
             register_virtual_tags(store, game)
             session = Session.start(store, game, options, seed)

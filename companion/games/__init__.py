@@ -29,21 +29,38 @@ class UnknownGame(KeyError):
         return f"no game called {self.args[0]!r}; known games: {', '.join(available())}"
 
 
+_broken: dict[str, str] = {}
+
+
+def _load(name: str) -> Rules | None:
+    if name not in _cache and name not in _broken:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+            _cache[name] = module.RULES
+        except Exception as exc:          # a half-built engine must not break the others
+            _broken[name] = f"{type(exc).__name__}: {exc}"
+    return _cache.get(name)
+
+
 def available() -> list[str]:
-    """Names of the games whose engine exists, in KNOWN_GAMES order first."""
+    """Names of the games whose engine loads, in KNOWN_GAMES order first."""
     present = {m.name for m in pkgutil.iter_modules(__path__)}
     ordered = [name for name in KNOWN_GAMES if name in present]
-    return ordered + sorted(present - set(ordered))
+    return [name for name in ordered + sorted(present - set(ordered)) if _load(name) is not None]
+
+
+def broken() -> dict[str, str]:
+    """Engines that exist but fail to load, with the reason (shown by `companion games`)."""
+    available()
+    return dict(_broken)
 
 
 def get(name: str) -> Rules:
     """The rules engine called ``name``."""
-    if name not in _cache:
-        if name not in available():
-            raise UnknownGame(name)
-        module = importlib.import_module(f"{__name__}.{name}")
-        _cache[name] = module.RULES
-    return _cache[name]
+    rules = _load(name) if isinstance(name, str) and name.isidentifier() else None
+    if rules is None:
+        raise UnknownGame(name)
+    return rules
 
 
 def coming() -> list[str]:
