@@ -1,0 +1,112 @@
+"""Tags (UID → card) and table profiles (pad → zone)."""
+import pytest
+
+from companion.games import get
+from companion.table import (GONE, SEEN, Layout, PadEvent, ProfileError, TableState, UnknownTag, UnusedPad,
+                             ZoneChange, load_profile, parse_profile)
+from companion.tags import BadUid, normalise_uid, virtual_uid
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("04:a2:b3:c4", "04A2B3C4"),                        # 4 bytes (MIFARE Classic)
+    ("04 A2 B3 C4 D5 E6 80", "04A2B3C4D5E680"),         # 7 bytes (NTAG213/215)
+    ("04a2b3c4d5e6808182a0", "04A2B3C4D5E6808182A0"),   # 10 bytes
+    (b"\x04\xa2\xb3\xc4", "04A2B3C4"),
+])
+def test_uids_of_every_length_are_normalised(raw, expected):
+    assert normalise_uid(raw) == expected
+
+
+@pytest.mark.parametrize("raw, message", [("04A2B3", "3 bytes"), ("xyz", "not a hex UID"), ("04A2B3C4D5", "5 bytes")])
+def test_bad_uids_are_refused_with_the_reason(raw, message):
+    with pytest.raises(BadUid, match=message):
+        normalise_uid(raw)
+
+
+def test_registry_maps_uids_to_cards_and_forgets(store):
+    store.tags.register("04:a2:b3:c4:d5:e6:80", "sams.7h")
+    assert store.tags.lookup("04A2B3C4D5E680") == "sams.7h"
+    assert store.tags.uids_of("sams.7h") == ["04A2B3C4D5E680"]
+    store.tags.register("04A2B3C4D5E680", "sams.8h")              # re-registering moves the tag
+    assert store.tags.lookup("04a2b3c4d5e680") == "sams.8h"
+    store.tags.forget("04A2B3C4D5E680")
+    assert store.tags.lookup("04A2B3C4D5E680") is None
+
+
+def test_virtual_uids_are_stable_seven_byte_nxp_uids():
+    uid = virtual_uid("sams.7h")
+    assert uid == virtual_uid("sams.7h") and uid.startswith("04") and len(bytes.fromhex(uid)) == 7
+    assert uid != virtual_uid("sams.8h")
+
+
+def test_table_state_turns_pad_events_into_zone_changes():
+    layout = Layout("sams", {"n1": "0.lane1", "n2": "0.lane2"})
+    cards = {"04000001": "sams.7h", "04000002": "sams.8h"}
+    table = TableState(layout, cards.get)
+    assert table.feed(PadEvent("n1", "04000001", SEEN)) == [ZoneChange("n1", "0.lane1", "sams.7h", True, "04000001")]
+    assert table.feed(PadEvent("n1", "04000001", SEEN)) == []                 # a repeat is no change
+    assert table.feed(PadEvent("n1", "0400BEEF", SEEN)) == [UnknownTag("n1", "0400BEEF")]
+    assert table.feed(PadEvent("x9", "04000002", SEEN)) == [UnusedPad("x9", "04000002", "sams.8h")]
+    # seen on a second pad while still on the first: it moved
+    assert table.feed(PadEvent("n2", "04000001", SEEN)) == [
+        ZoneChange("n1", "0.lane1", "sams.7h", False, "04000001"),
+        ZoneChange("n2", "0.lane2", "sams.7h", True, "04000001")]
+    assert table.feed(PadEvent("n2", "04000001", GONE))[0].present is False
+    assert table.feed(PadEvent("n2", "04000001", GONE)) == []
+
+
+def test_pad_event_kind_is_checked():
+    with pytest.raises(ValueError, match="seen"):
+        PadEvent("n1", "04000001", "here")
+
+
+PROFILE = """
+name = "two lanes"
+[[readers]]
+id = "a"
+kind = "rc522"
+pads = ["n1"]
+[[readers]]
+id = "b"
+kind = "rc522"
+pads = ["s1"]
+[layouts.sams]
+n1 = "0.lane1"
+s1 = "1.lane1"
+"""
+
+
+def test_profile_file_loads_layouts(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(PROFILE)
+    profile = load_profile(path)
+    assert profile.pads == ["n1", "s1"] and profile.layout("sams").zone_of("s1") == "1.lane1"
+    with pytest.raises(ProfileError, match="no \\[layouts.vitaluna\\]"):
+        profile.layout("vitaluna")
+    zones = [z.id for z in get("sams").zones({})]
+    with pytest.raises(ProfileError, match="no pad for zone"):
+        profile.layout("sams").validate(zones, str(path))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name = 'x'\n[layouts.sams\n", "not valid TOML"),
+    (PROFILE.replace('pads = ["s1"]', 'pads = ["n1"]'), "listed by two readers"),
+    (PROFILE + 'q9 = "0.lane2"\n', "uses pads no reader has: q9"),
+    (PROFILE.replace('pads = ["s1"]', 'pads = "s1"'), "must be a list"),
+])
+def test_broken_profiles_are_refused_with_every_problem(tmp_path, text, message):
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=message):
+        load_profile(path)
+
+
+def test_missing_profile_file():
+    with pytest.raises(ProfileError, match="no such table profile"):
+        load_profile("/nonexistent/table.toml")
+
+
+def test_layout_names_unknown_zones():
+    layout = Layout("sams", {"p": "0.lane9"})
+    with pytest.raises(ProfileError, match="'0.lane9', which sams does not have"):
+        layout.validate([z.id for z in get("sams").zones({})])
