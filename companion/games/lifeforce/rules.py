@@ -1,0 +1,830 @@
+"""The rules engine of Lifeforce Battle.
+
+The rules are the author's (``shared/rules/000_…``) with the agreed rulings
+(``shared/RULINGS.md``, "Lifeforce Battle") and this project's own
+(``docs/rulings/lifeforce.md``).
+
+What the companion knows
+------------------------
+Each player's deck list (setup option ``decks``: 50 card ids per seat), every
+card scanned onto the table, and the counts that follow from them: cards in the
+deck, in the hand, in the discard pile, in the graveyard and in play.  Because
+every card that reaches a discard pile or a graveyard was scanned on its way
+there, the companion knows *which* cards lie in those piles (until a discard
+pile is shuffled back into the deck), so it refuses a card that cannot be in a
+hand.  It never needs to know a hand.  For every seat, always::
+
+    deck + hand + discard + graveyard + in play == 50
+
+A game, as a state machine::
+
+    setup ──first_attacker──► attack ──done──► counter ──done──► resolve ──resolve──┐
+      (mulligans)               ▲                                                   │
+                                ├──────────── stalemate: both draw to 5 ◄───────────┤
+                                │                                                   │
+                                └── call / check ◄── call (battle won, both draw) ◄─┘
+    any phase ──forfeit / cannot_support / out of cards──► over
+
+State (plain data): ``options`` (players, decks), ``deckmask`` (per seat, the
+deck as a bitmask over the catalogue, see :data:`BIT`), ``phase``, ``starter``
+(who began the battle and attacks first in each of its duels), ``turn`` (the
+seat placing cards now), ``hand`` and ``deck`` (counts), ``discard``,
+``graveyard`` and ``table`` (bitmasks per seat), ``duels`` (the duels of the
+current battle: animal, declared mode and support per seat), ``battle``
+(number), ``battles`` (results so far), ``battle_winner`` (who calls or checks),
+``mulliganed``, ``winner`` and ``reason``.
+"""
+from __future__ import annotations
+
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event
+from companion.games.lifeforce.animals import ANIMALS, GAME, Animal, colour_label, is_stalemate_pair, strengths
+from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
+
+HAND_SIZE = 5
+# the places a player's 50 cards can be; only the hand may be corrected by touch
+COUNTERS = (("deck", "Deck"), ("hand", "Hand"), ("discard", "Discard"), ("graveyard", "Graveyard"),
+            ("in_play", "In play"))
+MODES = ("low", "max")
+BUILDING = ("attack", "counter")
+
+# Every catalogue card gets a bit, so sets of cards (a deck, a graveyard) are ints.
+BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(ANIMALS)}
+ORDER: tuple[str, ...] = tuple(ANIMALS)
+
+
+def cards_in(mask: int) -> list[str]:
+    """The card ids in a bitmask over the catalogue, in catalogue order."""
+    return [c for c in ORDER if BIT[c] & mask]
+
+
+def zone_id(seat: int, place: str) -> str:
+    """"0.attacker", "1.support"."""
+    return f"{seat}.{place}"
+
+
+def new_duel() -> dict:
+    return {"animal": [None, None], "mode": [None, None], "support": [[], []]}
+
+
+def support_total(cards: list[str]) -> int:
+    """Support cards count their maximum lifespan (RULINGS.md)."""
+    return sum(ANIMALS[c].lifespan_max for c in cards)
+
+
+def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
+    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair)."""
+    a, b = ANIMALS[duel["animal"][0]], ANIMALS[duel["animal"][1]]
+    s0, s1, d0, d1 = strengths(a, duel["mode"][0], b, duel["mode"][1])
+    return s0, s1, d0, d1, is_stalemate_pair(a.colour, b.colour)
+
+
+def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
+    """Who wins a battle made of ``duels`` (all complete): ``(winner or None, totals, pg_stalemate)``.
+
+    RULINGS.md: the battle is won by the higher sum of effective strengths over
+    all its duels; equal sums, or a Purple/Green pair in the last duel, mean
+    another stalemate duel (winner None).
+    """
+    totals = [0, 0]
+    pg = False
+    for duel in duels:
+        s0, s1, _, _, pg = duel_strengths(duel)
+        totals[0] += s0
+        totals[1] += s1
+    if pg or totals[0] == totals[1]:
+        return None, totals, pg
+    return (0 if totals[0] > totals[1] else 1), totals, False
+
+
+class LifeforceRules(Rules):
+    name = GAME
+    title = "Lifeforce Battle"
+    rules_file = "000_3735ad8447c84471.txt"
+    bench_unit = "games"
+    options = (
+        Option("decks", "Decks", None,
+               help="Each player's 50 card ids [North's, South's]; empty: the two sample decks"),
+    )
+
+    @staticmethod
+    def validate_deck(card_ids) -> list[str]:
+        """See :func:`companion.games.lifeforce.decks.validate_deck` (for the deck screen)."""
+        return validate_deck(card_ids)
+
+    # ---- setup ---------------------------------------------------------------
+    def normalise_options(self, options: dict | None) -> dict:
+        merged = super().normalise_options(options)
+        if not merged.get("decks"):
+            merged["decks"] = sample_decks()
+        return merged
+
+    def setup(self, options: dict, seed: int) -> State:
+        options = self.normalise_options(options)
+        players = options["players"]
+        decks = options["decks"]
+        if not isinstance(decks, (list, tuple)) or len(decks) != 2:
+            raise IllegalAction("the option 'decks' needs two lists of 50 card ids, North's and South's")
+        problems = []
+        masks = []
+        for seat in (0, 1):
+            wrong = validate_deck(decks[seat])
+            if wrong:
+                problems.append(f"{players[seat]}'s deck: " + "; ".join(wrong))
+            else:
+                mask = 0
+                for card_id in decks[seat]:
+                    mask |= BIT[card_id]
+                masks.append(mask)
+        if problems:
+            raise IllegalAction(" — ".join(problems))
+        return {
+            "game": GAME, "rng": seed, "options": options, "deckmask": masks,
+            "phase": "setup", "starter": None, "turn": None, "mulliganed": [False, False],
+            "hand": [HAND_SIZE, HAND_SIZE], "deck": [DECK_SIZE - HAND_SIZE] * 2,
+            "discard": [0, 0], "graveyard": [0, 0], "table": [0, 0],
+            "duels": [], "battle": 0, "battles": [], "battle_winner": None,
+            "winner": None, "reason": None,
+        }
+
+    # ---- what may happen -----------------------------------------------------
+    def _available(self, state: State, seat: int) -> list[str]:
+        """Cards of ``seat``'s deck that may be in the hand: not in play, not known in a pile."""
+        out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+        return [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
+
+    def legal_actions(self, state: State) -> list[Action]:
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        forfeits = [{"type": "forfeit", "seat": s} for s in (0, 1)]
+        if phase == "setup":
+            return ([{"type": "mulligan", "seat": s} for s in (0, 1) if not state["mulliganed"][s]]
+                    + [{"type": "first_attacker", "seat": s} for s in (0, 1)] + forfeits)
+        if phase == "resolve":
+            return [{"type": "resolve", "seat": s} for s in (0, 1)] + forfeits
+        if phase == "call":
+            s = state["battle_winner"]
+            return [{"type": "call", "seat": s}, {"type": "check", "seat": s}] + forfeits
+        seat = state["turn"]
+        duel = state["duels"][-1]
+        animal, support = duel["animal"][seat], duel["support"][seat]
+        actions = []
+        if state["hand"][seat] > 0:
+            available = self._available(state, seat)
+            if animal is None:
+                actions += [{"type": "play_animal", "seat": seat, "card": c} for c in available]
+            actions += [{"type": "support", "seat": seat, "card": c} for c in available]
+        if animal is not None:
+            if ANIMALS[animal].has_range:
+                actions += [{"type": "declare", "seat": seat, "mode": m} for m in MODES]
+            if self._support_problem(state, seat) is None:
+                actions.append({"type": "done", "seat": seat})
+        actions += [{"type": "withdraw", "seat": seat, "card": c}
+                    for c in ([animal] if animal else []) + support]
+        actions.append({"type": "cannot_support", "seat": seat})
+        return actions + forfeits
+
+    def random_action(self, state: State, rng: Rng) -> Action:
+        """A legal action from a simple random player (uniform sampling would forfeit at once).
+
+        It places a random animal, declares at random, adds random support until
+        the lifespan is reached, and when its hand runs out first it takes the
+        animal back (or, one time in four, declares it cannot support).
+        """
+        phase = state["phase"]
+        if rng.randrange(5000) == 0:
+            return {"type": "forfeit", "seat": rng.randrange(2)}
+        if phase == "setup":
+            r = rng.randrange(10)
+            if r < 2 and not state["mulliganed"][r]:
+                return {"type": "mulligan", "seat": r}
+            return {"type": "first_attacker", "seat": rng.randrange(2)}
+        if phase == "resolve":
+            return {"type": "resolve", "seat": rng.randrange(2)}
+        if phase == "call":
+            return {"type": rng.choice(("call", "check")), "seat": state["battle_winner"]}
+        seat = state["turn"]
+        duel = state["duels"][-1]
+        animal = duel["animal"][seat]
+        if animal is None:
+            return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, rng)}
+        beast = ANIMALS[animal]
+        if beast.has_range and duel["mode"][seat] is None:
+            return {"type": "declare", "seat": seat, "mode": rng.choice(MODES)}
+        if support_total(duel["support"][seat]) >= beast.lifespan(duel["mode"][seat]):
+            return {"type": "done", "seat": seat}
+        if state["hand"][seat] > 0:
+            return {"type": "support", "seat": seat, "card": self._random_card(state, seat, rng)}
+        if rng.randrange(4):
+            return {"type": "withdraw", "seat": seat, "card": animal}
+        return {"type": "cannot_support", "seat": seat}
+
+    @staticmethod
+    def _random_card(state: State, seat: int, rng: Rng) -> str:
+        deck = state["options"]["decks"][seat]
+        out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+        for _ in range(16):                 # rejection sampling: most of a deck is usually available
+            card = deck[rng.randrange(len(deck))]
+            if not BIT[card] & out:
+                return card
+        return rng.choice([c for c in deck if not BIT[c] & out])
+
+    # ---- applying ------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list]:
+        kind = action.get("type")
+        handler = self._HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalAction(f"Lifeforce Battle has no action {kind!r}")
+        if state["phase"] == "over" and kind != "identify":
+            raise IllegalAction("the game is over")
+        if kind != "identify" and action.get("seat") not in (0, 1):
+            raise IllegalAction(f"{kind} needs a seat, 0 or 1, not {action.get('seat')!r}")
+        return handler(self, state, action)
+
+    def _who(self, state: State, seat: int) -> str:
+        return state["options"]["players"][seat]
+
+    def _expect_builder(self, state: State, seat: int, doing: str) -> None:
+        """Only the seat placing cards now may ``doing``; otherwise say whose turn it is."""
+        phase = state["phase"]
+        if phase in BUILDING and state["turn"] == seat:
+            return
+        if phase == "setup":
+            raise IllegalAction(f"before {doing}, choose who attacks first "
+                                "(and take a new hand first if you want one)")
+        if phase == "resolve":
+            raise IllegalAction(f"both animals are in place: resolve the duel before {doing}")
+        if phase == "call":
+            winner = self._who(state, state["battle_winner"])
+            raise IllegalAction(f"{winner} won the battle and must call or check before {doing}")
+        builder = self._who(state, state["turn"])
+        role = "attack" if phase == "attack" else "counterattack"
+        raise IllegalAction(f"it is {builder}'s {role}: {self._who(state, seat)} waits until {builder} "
+                            "presses done")
+
+    def _check_card(self, state: State, seat: int, card: str) -> Animal:
+        """``card`` may come from ``seat``'s hand: it is in their deck and not in a known pile."""
+        who = self._who(state, seat)
+        beast = ANIMALS.get(card)
+        if beast is None:
+            raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
+        bit = BIT[card]
+        if not bit & state["deckmask"][seat]:
+            other = 1 - seat
+            where = (f" (it is {self._who(state, other)}'s card)" if bit & state["deckmask"][other] else "")
+            raise IllegalAction(f"{beast.name} is not in {who}'s deck{where}")
+        if bit & state["graveyard"][seat]:
+            raise IllegalAction(f"{beast.name} is in {who}'s graveyard: graveyard cards are out of play")
+        if bit & state["discard"][seat]:
+            raise IllegalAction(f"{beast.name} is cooling down in {who}'s discard pile until {who}'s deck runs out")
+        if bit & state["table"][seat]:
+            raise IllegalAction(f"{beast.name} is already on the battle stage")
+        if state["hand"][seat] <= 0:
+            raise IllegalAction(f"{who} has no card left in hand (every card drawn is on the table)")
+        return beast
+
+    @staticmethod
+    def _with_side(state: State, seat: int, **changes) -> State:
+        """A new state whose current duel has ``changes`` (animal, mode, support) for ``seat``."""
+        duel = dict(state["duels"][-1])
+        for key, value in changes.items():
+            pair = list(duel[key])
+            pair[seat] = value
+            duel[key] = pair
+        return dict(state, duels=state["duels"][:-1] + [duel])
+
+    def _status(self, state: State, seat: int) -> str:
+        """"support 14 of 20" for the seat placing cards."""
+        duel = state["duels"][-1]
+        animal = duel["animal"][seat]
+        have = support_total(duel["support"][seat])
+        if animal is None:
+            return f"support {have}, no animal yet"
+        beast = ANIMALS[animal]
+        if beast.has_range and duel["mode"][seat] is None:
+            return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
+        return f"support {have} of {beast.lifespan(duel['mode'][seat])}"
+
+    def _support_problem(self, state: State, seat: int) -> str | None:
+        """Why ``seat``'s animal and support cannot stand yet, or None."""
+        duel = state["duels"][-1]
+        animal = duel["animal"][seat]
+        if animal is None:
+            return "place an animal on the attacker pad first"
+        beast = ANIMALS[animal]
+        mode = duel["mode"][seat]
+        if beast.has_range and mode is None:
+            return (f"{beast.name} has a lifespan range: say low ({beast.lifespan_low}) "
+                    f"or max ({beast.lifespan_max}) first")
+        need = beast.lifespan(mode)
+        have = support_total(duel["support"][seat])
+        if have < need:
+            return (f"support {have} < lifespan {need} ({beast.name}): add support cards "
+                    f"or declare that you cannot support")
+        return None
+
+    def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
+        seat, card = action["seat"], action.get("card")
+        self._expect_builder(state, seat, "playing an animal")
+        current = state["duels"][-1]["animal"][seat]
+        if current is not None:
+            raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
+                                "first to change the animal (support cards go on the support pad)")
+        beast = self._check_card(state, seat, card)
+        new = self._with_side(state, seat, animal=card, mode=None)
+        _take_from_hand(new, seat, BIT[card])
+        verb = "attacks" if state["phase"] == "attack" else "counters"
+        text = f"{self._who(state, seat)} {verb} with {beast.label()}"
+        if beast.has_range:
+            text += ": say low or max"
+        return new, [event("animal", text, seat=seat, zone=zone_id(seat, "attacker"), card=card)]
+
+    def _declare(self, state: State, action: Action) -> tuple[State, list]:
+        seat, mode = action["seat"], action.get("mode")
+        self._expect_builder(state, seat, "declaring low or max")
+        if mode not in MODES:
+            raise IllegalAction(f"say 'low' or 'max', not {mode!r}")
+        animal = state["duels"][-1]["animal"][seat]
+        if animal is None:
+            raise IllegalAction("place the animal before saying low or max")
+        beast = ANIMALS[animal]
+        if not beast.has_range:
+            raise IllegalAction(f"{beast.name} has a single lifespan ({beast.lifespan_max} years): "
+                                "nothing to declare")
+        new = self._with_side(state, seat, mode=mode)
+        text = (f"{self._who(state, seat)} says {mode}: {beast.name} fights with {beast.lifespan(mode)} years; "
+                + self._status(new, seat))
+        return new, [event("declare", text, seat=seat, mode=mode, card=animal)]
+
+    def _support(self, state: State, action: Action) -> tuple[State, list]:
+        seat, card = action["seat"], action.get("card")
+        self._expect_builder(state, seat, "adding support")
+        beast = self._check_card(state, seat, card)
+        new = self._with_side(state, seat, support=state["duels"][-1]["support"][seat] + [card])
+        _take_from_hand(new, seat, BIT[card])
+        text = (f"{self._who(state, seat)} supports with {beast.name} ({beast.lifespan_max}): "
+                + self._status(new, seat))
+        return new, [event("support", text, seat=seat, zone=zone_id(seat, "support"), card=card)]
+
+    def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
+        seat, card = action["seat"], action.get("card")
+        self._expect_builder(state, seat, "taking cards back")
+        duel = state["duels"][-1]
+        if card == duel["animal"][seat]:
+            new = self._with_side(state, seat, animal=None, mode=None)
+            place = "attacker"
+        elif card in duel["support"][seat]:
+            new = self._with_side(state, seat, support=[c for c in duel["support"][seat] if c != card])
+            place = "support"
+        else:
+            raise IllegalAction(f"{ANIMALS[card].name if card in ANIMALS else card!r} is not among the cards "
+                                f"{self._who(state, seat)} is placing now")
+        _return_to_hand(new, seat, BIT[card])
+        text = f"{self._who(state, seat)} takes {ANIMALS[card].name} back into hand; " + self._status(new, seat)
+        return new, [event("withdraw", text, seat=seat, zone=zone_id(seat, place), card=card)]
+
+    def _done(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        self._expect_builder(state, seat, "pressing done")
+        problem = self._support_problem(state, seat)
+        if problem is not None:
+            raise IllegalAction(problem[0].upper() + problem[1:])
+        duel = state["duels"][-1]
+        beast = ANIMALS[duel["animal"][seat]]
+        need = beast.lifespan(duel["mode"][seat])
+        have = support_total(duel["support"][seat])
+        who = self._who(state, seat)
+        if state["phase"] == "attack":
+            new = dict(state, phase="counter", turn=1 - seat)
+            text = (f"{who}'s attack stands: {beast.name} {need}, support {have} ≥ {need}. "
+                    f"{self._who(state, 1 - seat)} counters now")
+        else:
+            new = dict(state, phase="resolve", turn=None)
+            text = f"{who}'s counterattack stands: {beast.name} {need}, support {have} ≥ {need}. Resolve the duel"
+        return new, [event("done", text, seat=seat)]
+
+    def _resolve(self, state: State, action: Action) -> tuple[State, list]:
+        if state["phase"] != "resolve":
+            raise IllegalAction("a duel is resolved once both animals and their support stand")
+        players = state["options"]["players"]
+        duels = state["duels"]
+        s0, s1, d0, d1, pg = duel_strengths(duels[-1])
+        duel_text = (f"{_fighter(players[0], duels[-1], 0, s0, d0)} against "
+                     f"{_fighter(players[1], duels[-1], 1, s1, d1)}")
+        winner, totals, pg_stalemate = battle_outcome(duels)
+        zones = [zone_id(s, p) for s in (0, 1) for p in ("attacker", "support")]
+        n = len(duels)
+        events = [event("duel", f"Battle {state['battle']}, duel {n}: {duel_text}", battle=state["battle"],
+                        duel=n, strength=[s0, s1], totals=totals)]
+        new = dict(state)
+        if winner is None:
+            if pg_stalemate:
+                why = "Purple and Green cannot battle each other"
+            elif n == 1:
+                why = f"equal strengths {totals[0]}"
+            else:
+                why = f"equal sums {totals[0]} over {n} duels"
+            starter = players[state["starter"]]
+            events.append(event("stalemate", f"Stalemate ({why}): all cards stay on the battle stage, both draw "
+                                             f"to {HAND_SIZE} and {starter} attacks again in duel {n + 1}",
+                                battle=state["battle"], duel=n, totals=totals, zones=zones))
+            new["duels"] = duels + [new_duel()]
+            new["phase"], new["turn"] = "attack", state["starter"]
+            _draw_both(new, events)
+            _check_out_of_cards(new, events)
+            return new, events
+
+        loser = 1 - winner
+        lost, kept = state["table"][loser], state["table"][winner]
+        graveyard, discard = list(state["graveyard"]), list(state["discard"])
+        graveyard[loser] |= lost
+        discard[winner] |= kept
+        new.update(graveyard=graveyard, discard=discard, table=[0, 0], duels=[], battle_winner=winner)
+        how = (f"{players[winner]} wins battle {state['battle']}" if n == 1 else
+               f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
+               f"{players[winner]} wins battle {state['battle']}")
+        moved = (f"{players[loser]}'s {lost.bit_count()} cards go to the graveyard, "
+                 f"{players[winner]}'s {kept.bit_count()} to the discard pile")
+        events.append(event("battle_result", f"{how}. {moved}", winner=winner, outcome="win",
+                            battle=state["battle"], totals=totals, zones=zones))
+        new["battles"] = state["battles"] + [{
+            "battle": state["battle"], "starter": state["starter"], "winner": winner, "totals": totals,
+            "duels": [{"animal": list(d["animal"]), "mode": list(d["mode"]),
+                       "support": [list(d["support"][0]), list(d["support"][1])],
+                       "strength": list(duel_strengths(d)[:2])} for d in duels],
+            "to_graveyard": lost.bit_count(), "to_discard": kept.bit_count()}]
+        new["phase"], new["turn"] = "call", winner
+        _draw_both(new, events)
+        if not _check_out_of_cards(new, events):
+            events.append(event("call_or_check", f"{players[winner]}: call to attack next, or check to let "
+                                                 f"{players[loser]} attack", seat=winner))
+        return new, events
+
+    def _call(self, state: State, action: Action) -> tuple[State, list]:
+        seat, kind = action["seat"], action["type"]
+        if state["phase"] != "call":
+            raise IllegalAction("'call' and 'check' are for the winner of a battle, once it is decided")
+        if seat != state["battle_winner"]:
+            raise IllegalAction(f"{self._who(state, state['battle_winner'])} won the battle and chooses "
+                                "who attacks next")
+        starter = seat if kind == "call" else 1 - seat
+        new = dict(state, phase="attack", starter=starter, turn=starter, battle=state["battle"] + 1,
+                   duels=[new_duel()], battle_winner=None)
+        said = "calls" if kind == "call" else "checks"
+        return new, [event(kind, f"{self._who(state, seat)} {said}: {self._who(state, starter)} attacks "
+                                 f"first in battle {new['battle']}", seat=seat, starter=starter)]
+
+    def _mulligan(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        who = self._who(state, seat)
+        if state["phase"] != "setup":
+            raise IllegalAction("a new starting hand can be taken only before the first attack")
+        if state["mulliganed"][seat]:
+            raise IllegalAction(f"{who} has already exchanged the starting hand once")
+        mulliganed = list(state["mulliganed"])
+        mulliganed[seat] = True
+        other = self._who(state, 1 - seat)
+        return dict(state, mulliganed=mulliganed), [event(
+            "mulligan", f"{who} takes a new hand of {HAND_SIZE}: {other} shuffles {who}'s old hand back "
+                        f"into {who}'s deck", seat=seat)]
+
+    def _first_attacker(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        if state["phase"] != "setup":
+            raise IllegalAction("who attacks first is chosen once, before the first battle")
+        new = dict(state, phase="attack", starter=seat, turn=seat, battle=1, duels=[new_duel()])
+        return new, [event("first_attacker", f"{self._who(state, seat)} attacks first", seat=seat)]
+
+    def _cannot_support(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        self._expect_builder(state, seat, "declaring that no attack can be supported")
+        role = "attack" if state["phase"] == "attack" else "counterattack"
+        return self._end(state, 1 - seat, f"{self._who(state, seat)} cannot support an {role}")
+
+    def _forfeit(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        return self._end(state, 1 - seat, f"{self._who(state, seat)} forfeits")
+
+    def _end(self, state: State, winner: int | None, reason: str) -> tuple[State, list]:
+        new = dict(state, phase="over", turn=None, winner=winner, reason=reason)
+        return new, [_game_over_event(state["options"]["players"], winner, reason)]
+
+    def _identify(self, state: State, action: Action) -> tuple[State, list]:
+        """A card on the deck-check pad: whose deck it belongs to and where it is now."""
+        card = action.get("card")
+        beast = ANIMALS.get(card)
+        if beast is None:
+            raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
+        bit = BIT[card]
+        owners = [s for s in (0, 1) if bit & state["deckmask"][s]]
+        if not owners:
+            return state, [event("identify", f"{beast.label()} is in neither player's deck", card=card)]
+        parts = []
+        for s in owners:
+            who = self._who(state, s)
+            if bit & state["graveyard"][s]:
+                where = f"in {who}'s graveyard"
+            elif bit & state["discard"][s]:
+                where = f"in {who}'s discard pile"
+            elif bit & state["table"][s]:
+                where = "on the battle stage"
+            else:
+                where = f"in {who}'s deck or hand"
+            parts.append(f"{who}'s card, {where}")
+        return state, [event("identify", f"{beast.label()}: " + "; ".join(parts), card=card, owners=owners)]
+
+    def _adjust(self, state: State, action: Action) -> tuple[State, list]:
+        """Correct a hand count: cards move between the deck and the hand, so the 50 still add up."""
+        seat, name, delta = action["seat"], action.get("counter"), action.get("delta")
+        if name not in ("hand", f"hand.{seat}") or not isinstance(delta, int) or isinstance(delta, bool):
+            raise IllegalAction(f"only a hand count can be corrected (counter 'hand.{seat}', a whole delta), "
+                                f"not {name!r} by {delta!r}")
+        who = self._who(state, seat)
+        hand, deck = state["hand"][seat] + delta, state["deck"][seat] - delta
+        if hand < 0:
+            raise IllegalAction(f"{who} holds {state['hand'][seat]} cards; the hand cannot go below 0")
+        if deck < 0:
+            raise IllegalAction(f"{who}'s deck holds {state['deck'][seat]} cards; there are no more to draw")
+        new = dict(state, hand=_set(state["hand"], seat, hand), deck=_set(state["deck"], seat, deck))
+        return new, [event("adjusted", f"{who}'s hand corrected to {hand} (deck {deck})", seat=seat,
+                           counter=f"hand.{seat}", value=hand)]
+
+    _HANDLERS = {
+        "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
+        "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
+        "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,
+        "identify": _identify, "adjust": _adjust,
+    }
+
+    # ---- the end -------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict:
+        if state["phase"] != "over":
+            return {"winner": None, "reason": "the game is not over"}
+        return {"winner": state["winner"], "reason": state["reason"], "battles": len(state["battles"]),
+                "graveyard": [state["graveyard"][s].bit_count() for s in (0, 1)]}
+
+    def counts(self, state: State, seat: int) -> dict:
+        """Where ``seat``'s 50 cards are: deck, hand, discard, graveyard, in_play."""
+        return {"deck": state["deck"][seat], "hand": state["hand"][seat],
+                "discard": state["discard"][seat].bit_count(), "graveyard": state["graveyard"][seat].bit_count(),
+                "in_play": state["table"][seat].bit_count()}
+
+    def summary(self, state: State) -> dict:
+        return {"game": self.name, "over": self.is_over(state), "players": state["options"]["players"],
+                "winner": state["winner"], "reason": state["reason"], "battles": state["battles"],
+                "counts": [self.counts(state, s) for s in (0, 1)],
+                "result": self.result(state) if self.is_over(state) else None}
+
+    # ---- the table -----------------------------------------------------------
+    def zones(self, options: dict) -> list[Zone]:
+        players = (options or {}).get("players", ["North", "South"])
+        return ([Zone(zone_id(s, "attacker"), f"{players[s]} attacker", s, stack=False) for s in (0, 1)]
+                + [Zone(zone_id(s, "support"), f"{players[s]} support", s, stack=True) for s in (0, 1)]
+                + [Zone("deck_check", "Deck check", None, stack=False)])
+
+    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        if zone == "deck_check":
+            return {"type": "identify", "card": card_id} if present else None
+        seat, place = _parse_zone(zone)
+        if state["phase"] == "over":
+            return None
+        if not present:
+            # lifting a card means something only while its owner is still placing it
+            if state["phase"] in BUILDING and state["turn"] == seat:
+                duel = state["duels"][-1]
+                if card_id == duel["animal"][seat] or card_id in duel["support"][seat]:
+                    return {"type": "withdraw", "seat": seat, "card": card_id}
+            return None
+        if card_id in BIT and BIT[card_id] & state["table"][seat]:
+            return None                          # seen again where it already lies
+        # the checks apply() would make, said with where the card belongs
+        self._check_card_on_pad(state, seat, card_id)
+        self._expect_builder(state, seat, f"placing {ANIMALS[card_id].name}")
+        if place == "attacker":
+            return {"type": "play_animal", "seat": seat, "card": card_id}
+        return {"type": "support", "seat": seat, "card": card_id}
+
+    def _check_card_on_pad(self, state: State, seat: int, card_id: str) -> None:
+        if card_id not in ANIMALS:
+            raise IllegalAction(f"{card_id} is not in the Lifeforce Battle catalogue")
+        bit = BIT[card_id]
+        if not bit & state["deckmask"][seat] and bit & state["deckmask"][1 - seat]:
+            raise IllegalAction(f"{ANIMALS[card_id].name} is not in {self._who(state, seat)}'s deck: it belongs "
+                                f"on {self._who(state, 1 - seat)}'s side of the table")
+        self._check_card(state, seat, card_id)
+
+    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
+        kind = action.get("type")
+        if kind == "play_animal":
+            return zone_id(action["seat"], "attacker"), action["card"]
+        if kind == "support":
+            return zone_id(action["seat"], "support"), action["card"]
+        if kind == "identify":
+            return "deck_check", action["card"]
+        return None
+
+    def confirm_action(self, state: State, seat: int) -> Action | None:
+        phase = state["phase"]
+        if phase in BUILDING and state["turn"] == seat:
+            return {"type": "done", "seat": seat}
+        if phase == "resolve":
+            return {"type": "resolve", "seat": seat}
+        if phase == "call" and state["battle_winner"] == seat:
+            return {"type": "call", "seat": seat}
+        return None
+
+    # ---- what may be seen ----------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        """Everything on the table is face up and hands are unknown, so all seats see the same."""
+        players = state["options"]["players"]
+        phase = state["phase"]
+        duel = state["duels"][-1] if state["duels"] else None
+        zones = {}
+        for s in (0, 1):
+            animal = duel["animal"][s] if duel else None
+            support = list(duel["support"][s]) if duel else []
+            zones[zone_id(s, "attacker")] = {"cards": [animal] if animal else [],
+                                             "summary": _animal_summary(duel, s)}
+            zones[zone_id(s, "support")] = {"cards": support, "summary": _support_summary(duel, s)}
+        zones["deck_check"] = {"cards": [], "summary": "place a card here to see whose it is and where it belongs"}
+        counters = []
+        for s in (0, 1):
+            c = self.counts(state, s)
+            counters += [counter(f"{key}.{s}", s, label, c[key], adjustable=key == "hand")
+                         for key, label in COUNTERS]
+        label, awaiting, active = self._phase_label(state)
+        duels = []
+        for d in state["duels"]:
+            entry = {"cards": [_side(d, s) for s in (0, 1)]}
+            if d["animal"][0] and d["animal"][1] and (d is not duel or phase in ("resolve", "call", "over")):
+                s0, s1, d0, d1, pg = duel_strengths(d)
+                entry.update(strength=[s0, s1], doubled=[d0, d1], stalemate_pair=pg)
+            duels.append(entry)
+        return {
+            "game": self.name, "players": players, "phase": phase, "phase_label": label,
+            "active_seat": active, "awaiting": awaiting, "over": self.is_over(state),
+            "result": self.result(state) if self.is_over(state) else None,
+            "counters": counters, "zones": zones,
+            "detail": {
+                "battle": state["battle"], "starter": state["starter"], "duels": duels,
+                "needs": (self._support_problem(state, state["turn"]) if phase in BUILDING else None),
+                "counts": [self.counts(state, s) for s in (0, 1)],
+                "graveyard": [cards_in(state["graveyard"][s]) for s in (0, 1)],
+                "discard": [cards_in(state["discard"][s]) for s in (0, 1)],
+                "last_battle": state["battles"][-1] if state["battles"] else None,
+                "may_mulligan": [phase == "setup" and not state["mulliganed"][s] for s in (0, 1)],
+                "buttons": sorted({a["type"] for a in self.legal_actions(state)
+                                   if a["type"] not in ("play_animal", "support", "withdraw")}),
+            },
+        }
+
+    def _phase_label(self, state: State) -> tuple[str, str | None, int | None]:
+        players = state["options"]["players"]
+        phase = state["phase"]
+        if phase == "setup":
+            return ("Both players hold 5 cards: take a new hand once if you like, then choose who attacks first",
+                    "choice", None)
+        if phase in BUILDING:
+            seat = state["turn"]
+            duel = state["duels"][-1]
+            where = f"Battle {state['battle']}" + (f", duel {len(state['duels'])}" if len(state["duels"]) > 1 else "")
+            role = "attacks" if phase == "attack" else "counters"
+            animal = duel["animal"][seat]
+            if animal and ANIMALS[animal].has_range and duel["mode"][seat] is None:
+                return f"{where}: {players[seat]} {role} — say low or max for {ANIMALS[animal].name}", "choice", seat
+            return (f"{where}: {players[seat]} {role} — {self._status(state, seat)}; press done when ready",
+                    "scan", seat)
+        if phase == "resolve":
+            return f"Battle {state['battle']}: both sides stand — resolve the duel", "confirm", None
+        if phase == "call":
+            w = state["battle_winner"]
+            return (f"{players[w]} won battle {state['battle']}: call (attack next) or check "
+                    f"({players[1 - w]} attacks)", "choice", w)
+        w = state["winner"]
+        return (f"{players[w]} wins: {state['reason']}" if w is not None else f"A draw: {state['reason']}",
+                None, None)
+
+
+# ---- helpers that fill in a fresh state (never the one apply was given) -------
+
+def _set(values: list, seat: int, value) -> list:
+    out = list(values)
+    out[seat] = value
+    return out
+
+
+def _take_from_hand(new: State, seat: int, bit: int) -> None:
+    new["hand"] = _set(new["hand"], seat, new["hand"][seat] - 1)
+    new["table"] = _set(new["table"], seat, new["table"][seat] | bit)
+
+
+def _return_to_hand(new: State, seat: int, bit: int) -> None:
+    new["hand"] = _set(new["hand"], seat, new["hand"][seat] + 1)
+    new["table"] = _set(new["table"], seat, new["table"][seat] & ~bit)
+
+
+def _draw_both(new: State, events: list) -> None:
+    """Both players draw up to 5; an empty deck takes the shuffled discard pile first."""
+    players = new["options"]["players"]
+    hand, deck, discard = list(new["hand"]), list(new["deck"]), list(new["discard"])
+    for s in (0, 1):
+        need = HAND_SIZE - hand[s]
+        while need > 0:
+            if deck[s] == 0:
+                if not discard[s]:
+                    break
+                n = discard[s].bit_count()
+                events.append(event("reshuffle", f"{players[s]}'s deck is empty: {players[1 - s]} shuffles "
+                                                 f"{players[s]}'s discard pile ({n} cards) into a new deck",
+                                    seat=s, cards=n))
+                deck[s], discard[s] = n, 0
+            take = min(need, deck[s])
+            deck[s] -= take
+            hand[s] += take
+            need -= take
+    new.update(hand=hand, deck=deck, discard=discard)
+
+
+def _check_out_of_cards(new: State, events: list) -> bool:
+    """After drawing: a player with every card in the graveyard, or too few cards to make any
+    supported play (an animal and at least one support card), loses.  True when the game ended."""
+    players = new["options"]["players"]
+    out = []
+    for s in (0, 1):
+        if new["graveyard"][s].bit_count() == DECK_SIZE:
+            out.append((s, f"all {DECK_SIZE} of {players[s]}'s cards are in the graveyard"))
+        elif new["hand"][s] < 2:
+            left = new["hand"][s]
+            out.append((s, f"{players[s]} has run out of cards ({left} left: an attack needs an animal "
+                           f"and support)"))
+    if not out:
+        return False
+    if len(out) == 2:
+        winner, reason = None, "both players ran out of cards"
+    else:
+        winner, reason = 1 - out[0][0], out[0][1]
+    new.update(phase="over", turn=None, winner=winner, reason=reason)
+    events.append(_game_over_event(players, winner, reason))
+    return True
+
+
+def _game_over_event(players: list, winner: int | None, reason: str) -> dict:
+    text = f"{players[winner]} wins the game: {reason}" if winner is not None else f"The game is a draw: {reason}"
+    return event("game_over", text, winner=winner, reason=reason)
+
+
+def _fighter(who: str, duel: dict, seat: int, strength: int, doubled: bool) -> str:
+    """"North's Peregrine Falcon (25 ×2 = 50)"."""
+    beast = ANIMALS[duel["animal"][seat]]
+    life = beast.lifespan(duel["mode"][seat])
+    said = f"{duel['mode'][seat]} " if beast.has_range else ""
+    amount = f"{said}{life} ×2 = {strength}" if doubled else f"{said}{life}"
+    strong = f", {colour_label(beast.colour)} is strong" if doubled else ""
+    return f"{who}'s {beast.name} ({amount}{strong})"
+
+
+def _side(duel: dict, seat: int) -> dict:
+    animal = duel["animal"][seat]
+    beast = ANIMALS[animal] if animal else None
+    return {"animal": animal, "name": beast.name if beast else None,
+            "colour": beast.colour if beast else None, "mode": duel["mode"][seat],
+            "lifespan": beast.lifespan(duel["mode"][seat]) if beast else None,
+            "support": list(duel["support"][seat]), "support_total": support_total(duel["support"][seat])}
+
+
+def _animal_summary(duel: dict | None, seat: int) -> str:
+    if not duel or duel["animal"][seat] is None:
+        return "empty"
+    beast = ANIMALS[duel["animal"][seat]]
+    mode = duel["mode"][seat]
+    if beast.has_range and mode is None:
+        return f"{beast.label()}: low or max?"
+    return f"{beast.name} · {colour_label(beast.colour)} · {beast.lifespan(mode)} years" + (
+        f" ({mode})" if beast.has_range else "")
+
+
+def _support_summary(duel: dict | None, seat: int) -> str:
+    if not duel:
+        return "empty"
+    cards = duel["support"][seat]
+    total = support_total(cards)
+    text = f"{len(cards)} card{'' if len(cards) == 1 else 's'} · support {total}"
+    animal = duel["animal"][seat]
+    if animal and not (ANIMALS[animal].has_range and duel["mode"][seat] is None):
+        need = ANIMALS[animal].lifespan(duel["mode"][seat])
+        text += f" of {need}" + (" ✓" if total >= need else "")
+    return text
+
+
+def _parse_zone(zone: str) -> tuple[int, str]:
+    seat_text, _, place = zone.partition(".")
+    if seat_text in ("0", "1") and place in ("attacker", "support"):
+        return int(seat_text), place
+    raise IllegalAction(f"{zone!r} is not a zone of Lifeforce Battle "
+                        "(zones are 0.attacker, 0.support, 1.attacker, 1.support, deck_check)")
+
+
+RULES = LifeforceRules()
