@@ -241,14 +241,12 @@ class Pcd:
         on_air = air_us(sent_bits)
         wait = on_air + max(timeout_us, FDT_US + air_us(reply_bits)) + BIT_US
         io.sleep_us(wait)
-        irq, err, level, control, coll = io.read_regs(
-            [io.CommIrqReg, io.ErrorReg, io.FIFOLevelReg, io.ControlReg, io.CollReg])
+        irq, err, level, control, coll = self._status()
         deadline = wait + air_us(64 * 8)       # a longer reply than expected: wait for it, but bounded
         while not irq & (IRQ_RX | IRQ_TIMER) and wait < deadline:
             io.sleep_us(200)
             wait += 200
-            irq, err, level, control, coll = io.read_regs(
-                [io.CommIrqReg, io.ErrorReg, io.FIFOLevelReg, io.ControlReg, io.CollReg])
+            irq, err, level, control, coll = self._status()
         if not irq & (IRQ_RX | IRQ_TIMER):
             self._fifo_clean = False
             raise ReaderFault("no interrupt from the chip after %d µs (CommIrqReg 0x%02X)" % (wait, irq))
@@ -269,6 +267,21 @@ class Pcd:
         if err & (ERR_PROTOCOL | ERR_PARITY | ERR_BUFFER):
             raise Garbled("reply with reader error flags 0x%02X" % err)
         return reply, valid
+
+    def _status(self):
+        """CommIrq, Error, FIFOLevel, Control and Coll in one transaction, plus the version register.
+
+        Reading the version register costs one byte more, not one transaction
+        more, and catches a reader that stopped answering (0x00), answers
+        garbage, or was reset behind our back, in every single frame.
+        """
+        io = self.io
+        irq, err, level, control, coll, version = io.read_regs(
+            [io.CommIrqReg, io.ErrorReg, io.FIFOLevelReg, io.ControlReg, io.CollReg, io.VersionReg])
+        if self.version is not None and version != self.version:
+            self._fifo_clean = False
+            raise ReaderFault("version register reads 0x%02X instead of 0x%02X" % (version, self.version))
+        return irq, err, level, control, coll
 
     def transmit(self, data):
         """Send a frame nobody answers (HLTA): wait only until it has left the antenna."""
