@@ -1,0 +1,1071 @@
+"""Creature Combat Territory: five lands, face-down creatures, rest counters.
+
+The rules are the author's (``shared/rules/002_…``) with the agreed rulings
+(``shared/RULINGS.md``) and this project's own (``docs/rulings/territory.md``).
+
+What the companion knows
+------------------------
+Each player's creature deck, scanned once on their ready pad before the game
+(or a sample deck), and from then on where every creature is: ready,
+deployed to a land, resting with n Rest counters, or removed from the game.
+Lands are scanned on the land-deck pad as they are dealt; the land deck itself
+is only counted.  Nothing in a hand is ever needed: this game has no hands.
+
+A round, as a state machine::
+
+    register ─► deal ─(5 lands in play, or the land deck is empty)─► deploy
+    deploy ─(both done)─► combat: land 1 … land 5, each: reveal → abilities → totals → claim
+    combat ─► round end steps 1 and 2 (automatic) ─► recover (step 3, each player's choice) ─► deal …
+    any time: forfeit; the agreed early end once someone holds 50 % + 1 of the lands
+
+State (plain data)::
+
+    phase, round, decks[seat] (registered creature ids), ready[seat] (ids),
+    resting[seat] {id: Rest counters ≥ 1}, removed[seat] (ids),
+    slots[0..4]: None or {"land": id, "piles": [[deployed…], [deployed…]],
+                           "fought": bool, "winner": seat | None},
+    land_deck (lands left), claimed[seat] (land ids), done[seat], battle (slot
+    being fought), effects (round effects of activated and all-lands abilities),
+    battles (every land fought, for the summary), agree_end[seat], winner, reason.
+
+A deployed creature is ``{"id", "dmg", "exh", "dis", "rest", "support", "sac",
+"used", "base", "power"}``: damage and exhaustion taken, biome bonus lost to
+Disorient, Rest counters gained, whether it only supports, whether it is
+sacrificed at round end, abilities used this round, and its Base Power and
+power when its land was fought.
+"""
+from __future__ import annotations
+
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
+                              hidden_event)
+
+from . import cards as _cards
+from .cards import Creature, Effect, Land
+from .pricing import deck_cost, price
+
+SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
+ALL_CLAIMED = "every land has been claimed"
+SAMPLE_DECKS = ("pack-of-the-peaks", "sea-and-sky")
+
+CATALOGUE = _cards.load()
+CREATURES: dict[str, Creature] = CATALOGUE.creatures
+LANDS: dict[str, Land] = CATALOGUE.lands
+LAND_IDS: tuple[str, ...] = tuple(LANDS)
+CREATURE_IDS: tuple[str, ...] = tuple(CREATURES)
+FINAL_COST: dict[str, int] = {}
+STARS: dict[str, int] = {}
+for _c in CREATURES.values():
+    _b = price(_c, CATALOGUE.biomes)
+    FINAL_COST[_c.id], STARS[_c.id] = _b.final, _b.stars
+
+
+def name(card_id: str) -> str:
+    """"Ash (Grey Wolf)", "Pine Forest", or the id of a card nobody knows."""
+    return CATALOGUE.name(card_id)
+
+
+def land_zone(seat: int, slot: int) -> str:
+    """Zone of ``seat``'s pile in front of land ``slot`` (0-based): "0.land1" … "1.land5"."""
+    return f"{seat}.land{slot + 1}"
+
+
+def ready_zone(seat: int) -> str:
+    return f"{seat}.ready"
+
+
+LAND_DECK_ZONE = "land_deck"
+
+
+def new_deployed(creature_id: str) -> dict:
+    return {"id": creature_id, "dmg": 0, "exh": 0, "dis": 0, "rest": 0, "support": False, "sac": False,
+            "used": [], "base": None, "power": None}
+
+
+# ---------------------------------------------------------------- abilities at a land
+def own_base(rec: dict) -> int:
+    """Rules, Taking Damage: Base Power after damage and Exhaust, never below 0."""
+    return max(0, CREATURES[rec["id"]].base_power - rec["dmg"] - rec["exh"])
+
+
+def biome_bonus(rec: dict, biome: str) -> int:
+    """The creature's bonus on a land playing as ``biome``, less what Disorient took from it."""
+    bonus = CREATURES[rec["id"]].bonus(biome)
+    return bonus - rec["dis"] if bonus > 0 else bonus
+
+
+def requirements_hold(ability, rec: dict, pile: list[dict], land: Land) -> bool:
+    """Rules, Requirement: Home, Biome A, Type Group [A] [X], Alone — checked now, at this land."""
+    creature = CREATURES[rec["id"]]
+    for req in ability.requires:
+        kind = req.kind
+        if kind == "home":
+            if biome_bonus(rec, land.plays_as) <= 0:
+                return False
+        elif kind == "biome":
+            if land.plays_as != CATALOGUE.biomes.canonical(req.biome):
+                return False
+        elif kind == "alone":
+            if len(pile) != 1:
+                return False
+        else:  # type_group
+            if req.of_type:
+                if req.of_type not in creature.types:
+                    return False
+                n = sum(1 for o in pile if o is not rec and req.of_type in CREATURES[o["id"]].types)
+            else:
+                n = sum(1 for o in pile if o is not rec and creature.types & CREATURES[o["id"]].types)
+            if n < req.count:
+                return False
+    return True
+
+
+def reaches(effect: Effect, src_seat: int, src_id: str, seat: int, creature_id: str) -> bool:
+    """Whether ``effect`` of ``src_id`` (of ``src_seat``) reaches ``creature_id`` of ``seat``."""
+    t = effect.target
+    if t == "self":
+        hit = creature_id == src_id
+    elif t == "allies":
+        hit = seat == src_seat and creature_id != src_id
+    elif t == "team":
+        hit = seat == src_seat
+    elif t in ("enemies", "enemy"):
+        hit = seat != src_seat
+    elif t == "others":
+        hit = creature_id != src_id
+    else:
+        hit = True
+    return hit and (effect.of_type is None or effect.of_type in CREATURES[creature_id].types)
+
+
+def round_effect(entry: dict) -> Effect:
+    return CREATURES[entry["src"]].abilities[entry["ability"]].effects[entry["effect"]]
+
+
+def active_effects(state: State, slot: int, piles) -> list[tuple[int, str, Effect, tuple]]:
+    """(source seat, source id, effect, (ability index, passive?)) of every effect working at ``slot`` now.
+
+    Passive abilities of creatures at the land whose requirements hold, plus
+    effects already put in play this round (activated abilities; all-lands
+    passives of lands fought earlier).
+    """
+    land = LANDS[state["slots"][slot]["land"]]
+    out = []
+    for seat in (0, 1):
+        pile = piles[seat]
+        for rec in pile:
+            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
+                if not ability.activated and requirements_hold(ability, rec, pile, land):
+                    for e in ability.effects:
+                        out.append((seat, rec["id"], e, (ai, True)))
+    for entry in state["effects"]:
+        if entry["land"] is None or entry["land"] == slot:
+            out.append((entry["seat"], entry["src"], round_effect(entry), (entry["ability"], False)))
+    return out
+
+
+def shielded(effects, seat: int, creature_id: str) -> bool:
+    """Rules, Shield: "Enemy effects can't make ally creatures lose Base Power"."""
+    return any(e.kind == "shield" and reaches(e, ss, sid, seat, creature_id) for ss, sid, e, _ in effects)
+
+
+def take_damage(rec: dict, amount: int) -> tuple[dict, int, bool]:
+    """Rules, Taking Damage: Base Power drops by ``amount``, not below 0; reaching 0 adds Star Count Rest counters.
+
+    Returns (new record, damage taken, knocked out).
+    """
+    before = own_base(rec)
+    taken = min(amount, before)
+    new = dict(rec, dmg=rec["dmg"] + taken)
+    knocked_out = before > 0 and before - taken == 0
+    if knocked_out:
+        new["rest"] = rec["rest"] + STARS[rec["id"]]
+    return new, taken, knocked_out
+
+
+def pay_costs(rec: dict, ability) -> dict:
+    """Rules, Cost: Rest X, Support, Exhaust X, Sacrifice, Disorient X."""
+    new = dict(rec)
+    for c in ability.costs:
+        if c.kind == "rest":
+            new["rest"] += c.amount
+        elif c.kind == "support":
+            new["support"] = True
+        elif c.kind == "exhaust":
+            new["exh"] += c.amount
+        elif c.kind == "sacrifice":
+            new["sac"] = True
+        else:
+            new["dis"] += c.amount
+    return new
+
+
+def strengths(state: State, slot: int, piles, effects) -> list[list[tuple[int, int]]]:
+    """(Base Power, power) of every creature at ``slot``, per seat, in pile order.
+
+    RULINGS: power = Base Power (after damage, ≥ 0) + biome bonus + land and
+    ability modifiers; a Support creature adds none.  This project: a creature
+    never adds less than 0 (docs/rulings/territory.md, "No negative power").
+    """
+    land = LANDS[state["slots"][slot]["land"]]
+    biome = land.plays_as
+    out = []
+    for seat in (0, 1):
+        row = []
+        for rec in piles[seat]:
+            cid = rec["id"]
+            creature = CREATURES[cid]
+            base = own_base(rec)
+            mods = 0
+            shield = None
+            for ss, sid, e, _ in effects:
+                if e.kind in ("base_power", "power") and reaches(e, ss, sid, seat, cid):
+                    if e.kind == "base_power" and e.amount < 0 and ss != seat:
+                        if shield is None:
+                            shield = shielded(effects, seat, cid)
+                        if shield:
+                            continue
+                    if e.kind == "base_power":
+                        base += e.amount
+                    else:
+                        mods += e.amount
+            for le in land.effects:
+                if le.kind == "power" and le.matches(creature, biome):
+                    mods += le.amount
+            power = 0 if rec["support"] else max(0, base + biome_bonus(rec, biome) + mods)
+            row.append((base, power))
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------- the rules
+class TerritoryRules(Rules):
+    name = "territory"
+    title = "Creature Combat Territory"
+    rules_file = "002_88c89583c3ef7893.txt"
+    bench_unit = "rounds"
+    options = (
+        Option("decks", "Creature decks", "scan", choices=("scan", "samples"),
+               help="scan: each player scans their creature deck on their ready pad before the first round; "
+                    "samples: North plays Pack of the Peaks, South Sea and Sky"),
+        Option("deck_budget", "Creature deck budget", 100,
+               help="The most a creature deck may cost (Final Costs added up); both players agree on it"),
+        Option("lands_per_player", "Lands per player", 25,
+               help="Each player's land deck; both are shuffled together into one land deck"),
+        Option("early_end", "Early end at 50 % + 1", True,
+               help="Once a player holds more than half of all lands, both may agree on screen to end the game"),
+    )
+
+    # ---- setup ---------------------------------------------------------------
+    def setup(self, options: dict, seed: int) -> State:
+        options = self.normalise_options(options)
+        if options["decks"] not in ("scan", "samples"):
+            raise IllegalAction("the 'decks' option is 'scan' or 'samples'")
+        for key in ("deck_budget", "lands_per_player"):
+            value = options[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise IllegalAction(f"the {key!r} option must be a whole number of at least 1, not {value!r}")
+        state = {
+            "game": self.name, "rng": seed, "options": options, "phase": "register", "round": 1,
+            "decks": [[], []], "ready": [[], []], "resting": [{}, {}], "removed": [[], []],
+            "slots": [None] * SLOTS, "land_deck": 2 * options["lands_per_player"], "claimed": [[], []],
+            "done": [False, False], "battle": None, "effects": [], "battles": [], "agree_end": [False, False],
+            "winner": None, "reason": None,
+        }
+        if options["decks"] == "samples":
+            decks = [list(CATALOGUE.decks[d]["creatures"]) for d in SAMPLE_DECKS]
+            state.update(decks=decks, ready=[list(decks[0]), list(decks[1])], phase="deal")
+        return state
+
+    # ---- helpers ---------------------------------------------------------------
+    @staticmethod
+    def players(state: State) -> list[str]:
+        return state["options"]["players"]
+
+    @staticmethod
+    def owner(state: State, creature_id: str) -> int | None:
+        for seat in (0, 1):
+            if creature_id in state["decks"][seat]:
+                return seat
+        return None
+
+    @staticmethod
+    def where(state: State, seat: int, creature_id: str) -> tuple:
+        """("ready",) / ("deployed", slot) / ("resting", n) / ("removed",) / ("absent",)."""
+        if creature_id in state["resting"][seat]:
+            return ("resting", state["resting"][seat][creature_id])
+        if creature_id in state["ready"][seat]:
+            return ("ready",)
+        for i, slot in enumerate(state["slots"]):
+            if slot is not None and any(r["id"] == creature_id for r in slot["piles"][seat]):
+                return ("deployed", i)
+        if creature_id in state["removed"][seat]:
+            return ("removed",)
+        return ("absent",)
+
+    def early_end_leader(self, state: State) -> int | None:
+        """The seat holding 50 % of all lands + 1, when the early end is on."""
+        if not state["options"]["early_end"]:
+            return None
+        need = state["options"]["lands_per_player"] + 1          # half of 2 × per player, plus one
+        for seat in (0, 1):
+            if len(state["claimed"][seat]) >= need:
+                return seat
+        return None
+
+    def activations(self, state: State, seat: int) -> list[Action]:
+        """Activated abilities ``seat`` may use at the land being fought, with their targets."""
+        slot = state["battle"]
+        if state["phase"] != "combat" or slot is None:
+            return []
+        entry = state["slots"][slot]
+        land = LANDS[entry["land"]]
+        pile = entry["piles"][seat]
+        enemies = entry["piles"][1 - seat]
+        out = []
+        for rec in pile:
+            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
+                if not ability.activated or ai in rec["used"] or not requirements_hold(ability, rec, pile, land):
+                    continue
+                base = {"type": "activate", "seat": seat, "creature": rec["id"], "ability": ai}
+                if ability.needs_target:
+                    out.extend(dict(base, target=e["id"]) for e in enemies)
+                else:
+                    out.append(base)
+        return out
+
+    def default_recovery(self, state: State, seat: int) -> list[list]:
+        """The screen's proposal for Round End step 3: each land takes a counter off the creature
+        closest to ready (lands that remove more go first, onto a creature they favour)."""
+        resting = dict(state["resting"][seat])
+        claimed = state["claimed"][seat]
+        order = sorted(range(len(claimed)), key=lambda i: -max((e.amount for e in LANDS[claimed[i]].effects
+                                                                 if e.kind == "recovery"), default=1))
+        uses = []
+        for i in order:
+            if not resting:
+                break
+            land = LANDS[claimed[i]]
+            cid = min(resting, key=lambda c: (-min(land.recovery_for(CREATURES[c]), resting[c]), resting[c],
+                                              -CREATURES[c].base_power, c))
+            uses.append([i, cid])
+            left = resting[cid] - land.recovery_for(CREATURES[cid])
+            if left <= 0:
+                del resting[cid]
+            else:
+                resting[cid] = left
+        return uses
+
+    # ---- what may happen now -------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Action]:
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        actions: list[Action] = []
+        if phase == "register":
+            for seat in (0, 1):
+                if state["done"][seat]:
+                    continue
+                taken = set(state["decks"][0]) | set(state["decks"][1])
+                room = state["options"]["deck_budget"] - deck_cost(CREATURES[c] for c in state["decks"][seat])
+                actions += [{"type": "register", "seat": seat, "creature": c} for c in CREATURE_IDS
+                            if c not in taken and FINAL_COST[c] <= room]
+                actions += [{"type": "unregister", "seat": seat, "creature": c} for c in state["decks"][seat]]
+                if state["decks"][seat]:
+                    actions.append({"type": "done", "seat": seat})
+        elif phase == "deal":
+            actions += [{"type": "deal", "land": land} for land in LAND_IDS]
+        elif phase == "deploy":
+            slots = [i for i, s in enumerate(state["slots"]) if s is not None]
+            for seat in (0, 1):
+                actions += [{"type": "deploy", "seat": seat, "creature": c, "slot": i}
+                            for c in state["ready"][seat] for i in slots]
+                actions += [{"type": "undeploy", "seat": seat, "creature": r["id"]}
+                            for i in slots for r in state["slots"][i]["piles"][seat]]
+                if not state["done"][seat]:
+                    actions.append({"type": "done", "seat": seat})
+        elif phase == "combat":
+            for seat in (0, 1):
+                if not state["done"][seat]:
+                    actions += self.activations(state, seat)
+                    actions.append({"type": "done", "seat": seat})
+        elif phase == "recover":
+            for seat in (0, 1):
+                if not state["done"][seat]:
+                    default = self.default_recovery(state, seat)
+                    actions.append({"type": "recover", "seat": seat, "uses": default})
+                    if default:
+                        actions.append({"type": "recover", "seat": seat, "uses": []})
+        if phase != "register":
+            leader = self.early_end_leader(state)
+            if leader is not None:
+                actions += [{"type": "end_early", "seat": s} for s in (0, 1) if not state["agree_end"][s]]
+        actions += [{"type": "forfeit", "seat": s} for s in (0, 1)]
+        return actions
+
+    def random_action(self, state: State, rng: Rng) -> Action:
+        """A random legal action, sampled directly (much faster than listing them all).
+
+        Players deploy most of their ready creatures, agree to an early end now
+        and then, and forfeit very rarely, so random games look like games.
+        """
+        phase = state["phase"]
+        if rng.randrange(5000) == 0:
+            return {"type": "forfeit", "seat": rng.randrange(2)}
+        if phase != "register" and rng.randrange(20) == 0 and self.early_end_leader(state) is not None:
+            seats = [s for s in (0, 1) if not state["agree_end"][s]]
+            if seats:
+                return {"type": "end_early", "seat": rng.choice(seats)}
+        seats = [s for s in (0, 1) if not state["done"][s]]
+        if phase == "deal":
+            return {"type": "deal", "land": LAND_IDS[rng.randrange(len(LAND_IDS))]}
+        seat = rng.choice(seats)
+        if phase == "deploy":
+            ready = state["ready"][seat]
+            if ready and rng.randrange(8):
+                slots = [i for i, s in enumerate(state["slots"]) if s is not None]
+                return {"type": "deploy", "seat": seat, "creature": rng.choice(ready), "slot": rng.choice(slots)}
+            return {"type": "done", "seat": seat}
+        if phase == "combat":
+            options = self.activations(state, seat)
+            if options and rng.randrange(3):
+                return rng.choice(options)
+            return {"type": "done", "seat": seat}
+        if phase == "recover":
+            resting = dict(state["resting"][seat])
+            uses = []
+            for i, land_id in enumerate(state["claimed"][seat]):
+                if not resting:
+                    break
+                if rng.randrange(5) == 0:
+                    continue
+                cid = rng.choice(sorted(resting))
+                uses.append([i, cid])
+                left = resting[cid] - LANDS[land_id].recovery_for(CREATURES[cid])
+                if left <= 0:
+                    del resting[cid]
+                else:
+                    resting[cid] = left
+            return {"type": "recover", "seat": seat, "uses": uses}
+        # register: build a random deck within the budget, with at least one creature that has power
+        deck = state["decks"][seat]
+        room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in deck)
+        strong = any(CREATURES[c].base_power > 0 for c in deck)
+        if strong and rng.randrange(max(2, 12 - len(deck))) == 0:
+            return {"type": "done", "seat": seat}
+        taken = set(state["decks"][0]) | set(state["decks"][1])
+        for _ in range(20):
+            c = CREATURE_IDS[rng.randrange(len(CREATURE_IDS))]
+            if c not in taken and FINAL_COST[c] <= room:
+                return {"type": "register", "seat": seat, "creature": c}
+        if deck:
+            return {"type": "done", "seat": seat}
+        cheapest = min((c for c in CREATURE_IDS if c not in taken), key=FINAL_COST.get)
+        return {"type": "register", "seat": seat, "creature": cheapest}
+
+    # ---- applying --------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list]:
+        kind = action.get("type")
+        if state["phase"] == "over" and kind != "adjust":
+            raise IllegalAction("the game is over")
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise IllegalAction(f"Creature Combat Territory has no action {kind!r}")
+        if kind not in ("deal", "adjust") and action.get("seat") not in (0, 1):
+            raise IllegalAction(f"{kind!r} needs the seat (0 or 1) of the player who makes it")
+        return handler(self, state, action)
+
+    def _register(self, state: State, action: Action) -> tuple[State, list]:
+        seat, cid = action["seat"], action.get("creature")
+        players = self.players(state)
+        if state["phase"] != "register":
+            raise IllegalAction("decks are registered before the first round; the game has started")
+        if cid not in CREATURES:
+            raise IllegalAction(f"{name(cid)} is not a creature of the Territory catalogue"
+                                + (" (it is a land: lands are dealt from the land deck)" if cid in LANDS else ""))
+        other = self.owner(state, cid)
+        if other is not None:
+            raise IllegalAction(f"{name(cid)} is already in {players[other]}'s deck")
+        deck = state["decks"][seat]
+        cost = sum(FINAL_COST[c] for c in deck) + FINAL_COST[cid]
+        budget = state["options"]["deck_budget"]
+        if cost > budget:
+            raise IllegalAction(f"{name(cid)} costs {FINAL_COST[cid]}: {players[seat]}'s deck would cost {cost}, "
+                                f"over the agreed {budget}")
+        decks = list(state["decks"])
+        decks[seat] = deck + [cid]
+        done = list(state["done"])
+        done[seat] = False
+        new = dict(state, decks=decks, done=done)
+        return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
+                                                f"to their deck: {len(decks[seat])} creatures, cost {cost}/{budget}",
+                                  f"{players[seat]} adds a creature: {len(decks[seat])} creatures, "
+                                  f"cost {cost}/{budget}", [1 - seat], seat=seat, zone=ready_zone(seat),
+                                  creature=cid)]
+
+    def _unregister(self, state: State, action: Action) -> tuple[State, list]:
+        seat, cid = action["seat"], action.get("creature")
+        if state["phase"] != "register":
+            raise IllegalAction("decks are fixed once the first round has started")
+        if cid not in state["decks"][seat]:
+            raise IllegalAction(f"{name(cid)} is not in {self.players(state)[seat]}'s deck")
+        decks = list(state["decks"])
+        decks[seat] = [c for c in decks[seat] if c != cid]
+        done = list(state["done"])
+        done[seat] = False
+        who = self.players(state)[seat]
+        return dict(state, decks=decks, done=done), [
+            hidden_event("unregistered", f"{who} takes {name(cid)} out of their deck",
+                         f"{who} takes a creature out of their deck", [1 - seat], seat=seat, creature=cid)]
+
+    def _done(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        phase = state["phase"]
+        who = self.players(state)[seat]
+        if phase not in ("register", "deploy", "combat"):
+            raise IllegalAction({"deal": "deal the lands first: scan each new land on the land-deck pad",
+                                 "recover": f"{who} chooses which Rest counters their lands remove "
+                                            "(or accepts the proposal)"}[phase])
+        if state["done"][seat]:
+            raise IllegalAction(f"{who} is already done; waiting for {self.players(state)[1 - seat]}")
+        if phase == "register" and not state["decks"][seat]:
+            raise IllegalAction(f"{who} has not scanned any creature onto their ready pad yet")
+        done = list(state["done"])
+        done[seat] = True
+        new = dict(state, done=done)
+        text = {"register": f"{who}'s deck is registered",
+                "deploy": f"{who} has finished deploying",
+                "combat": f"{who} passes at land {(state['battle'] or 0) + 1}"}[phase]
+        events = [event("done", text, seat=seat)]
+        if not all(done):
+            return new, events
+        if phase == "register":
+            new["ready"] = [list(new["decks"][0]), list(new["decks"][1])]
+            costs = [sum(FINAL_COST[c] for c in d) for d in new["decks"]]
+            events.append(event("decks", f"Decks registered: {self.players(state)[0]} {len(new['decks'][0])} creatures "
+                                         f"(cost {costs[0]}), {self.players(state)[1]} {len(new['decks'][1])} "
+                                         f"(cost {costs[1]})", costs=costs))
+            return self._start_deal(new, events)
+        if phase == "deploy":
+            return self._start_combat(new, events)
+        return self._resolve(new, events)
+
+    # -- round begin
+    def _start_deal(self, state: State, events: list) -> tuple[State, list]:
+        state = dict(state, phase="deal", done=[False, False])
+        if state["land_deck"] == 0 or all(s is not None for s in state["slots"]):
+            return self._start_deploy(state, events)
+        events.append(event("round_start", f"Round {state['round']}: deal lands from the land deck and scan "
+                                           f"each on the land-deck pad ({state['land_deck']} left)",
+                            round=state["round"]))
+        return state, events
+
+    def _deal(self, state: State, action: Action) -> tuple[State, list]:
+        land_id = action.get("land")
+        if state["phase"] != "deal":
+            raise IllegalAction("lands are dealt at the start of a round, when a land's place is empty")
+        if land_id not in LANDS:
+            raise IllegalAction(f"{name(land_id)} is not a land"
+                                + (" (it is a creature: deploy it on one of your land pads)"
+                                   if land_id in CREATURES else " of the Territory catalogue"))
+        slot = state["slots"].index(None)
+        slots = list(state["slots"])
+        slots[slot] = {"land": land_id, "piles": [[], []], "fought": False, "winner": None}
+        new = dict(state, slots=slots, land_deck=state["land_deck"] - 1)
+        land = LANDS[land_id]
+        passive = land.passive_text()
+        events = [event("dealt", f"Land {slot + 1}: {land.name}, {CATALOGUE.biomes.label(land.biome)}"
+                                 + (f" — {passive}" if passive else "") + f" ({new['land_deck']} left in the deck)",
+                        slot=slot, land=land_id)]
+        if new["land_deck"] == 0 or None not in slots:
+            return self._start_deploy(new, events)
+        return new, events
+
+    # -- deploy
+    def _start_deploy(self, state: State, events: list) -> tuple[State, list]:
+        state = dict(state, phase="deploy", done=[False, False])
+        events.append(event("deploy", f"Round {state['round']}: deploy creatures face down in front of the lands, "
+                                      "then press done", round=state["round"]))
+        return state, events
+
+    def _deploy(self, state: State, action: Action) -> tuple[State, list]:
+        seat, cid, slot = action["seat"], action.get("creature"), action.get("slot")
+        players = self.players(state)
+        if state["phase"] != "deploy":
+            raise IllegalAction("creatures are deployed only in the Deploy phase"
+                                + (f" (round {state['round']} is in combat)" if state["phase"] == "combat" else ""))
+        if not isinstance(slot, int) or not 0 <= slot < SLOTS or state["slots"][slot] is None:
+            raise IllegalAction(f"there is no land at position {slot + 1 if isinstance(slot, int) else slot!r}")
+        if cid not in state["ready"][seat]:
+            raise IllegalAction(self._not_ready(state, seat, cid))
+        ready = list(state["ready"])
+        ready[seat] = [c for c in ready[seat] if c != cid]
+        slots = list(state["slots"])
+        entry = slots[slot]
+        piles = list(entry["piles"])
+        piles[seat] = piles[seat] + [new_deployed(cid)]
+        slots[slot] = dict(entry, piles=piles)
+        done = state["done"]
+        if done[seat]:
+            done = list(done)
+            done[seat] = False
+        land = LANDS[entry["land"]].name
+        return dict(state, ready=ready, slots=slots, done=done), [
+            hidden_event("deployed", f"{players[seat]} deploys {name(cid)} face down at {land} (land {slot + 1})",
+                         f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
+                         seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
+
+    def _not_ready(self, state: State, seat: int, cid: str) -> str:
+        """Why ``cid`` cannot be deployed by ``seat``, and where it belongs."""
+        players = self.players(state)
+        owner = self.owner(state, cid)
+        if cid not in CREATURES:
+            return f"{name(cid)} is not a creature" + (": lands go on the land-deck pad" if cid in LANDS else "")
+        if owner is None:
+            return f"{name(cid)} is not in {players[seat]}'s registered deck"
+        if owner != seat:
+            return f"{name(cid)} is {players[owner]}'s creature: it goes on {players[owner]}'s side"
+        at = self.where(state, seat, cid)
+        if at[0] == "resting":
+            return (f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays on "
+                    f"the resting pile of {at[1]} until it is ready")
+        if at[0] == "deployed":
+            return f"{name(cid)} is already deployed at land {at[1] + 1}"
+        return f"{name(cid)} was removed from the game (sacrificed)"
+
+    def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
+        seat, cid = action["seat"], action.get("creature")
+        if state["phase"] != "deploy":
+            raise IllegalAction("deployed creatures stay until the round ends")
+        at = self.where(state, seat, cid)
+        if at[0] != "deployed":
+            raise IllegalAction(f"{name(cid)} is not deployed")
+        slot = at[1]
+        slots = list(state["slots"])
+        entry = slots[slot]
+        piles = list(entry["piles"])
+        piles[seat] = [r for r in piles[seat] if r["id"] != cid]
+        slots[slot] = dict(entry, piles=piles)
+        ready = list(state["ready"])
+        ready[seat] = ready[seat] + [cid]
+        done = list(state["done"])
+        done[seat] = False
+        who = self.players(state)[seat]
+        return dict(state, slots=slots, ready=ready, done=done), [
+            hidden_event("undeployed", f"{who} takes {name(cid)} back from land {slot + 1}",
+                         f"{who} takes a creature back from land {slot + 1}", [1 - seat], seat=seat,
+                         zone=land_zone(seat, slot), creature=cid, slot=slot)]
+
+    # -- combat
+    def _start_combat(self, state: State, events: list) -> tuple[State, list]:
+        events.append(event("combat", f"Round {state['round']}: combat, land by land", round=state["round"]))
+        return self._enter_battle(dict(state, phase="combat"), 0, events)
+
+    def _enter_battle(self, state: State, start: int, events: list) -> tuple[State, list]:
+        """Reveal the next land's creatures; open the window for activated abilities or fight at once."""
+        slot = next((i for i in range(start, SLOTS) if state["slots"][i] is not None), None)
+        if slot is None:
+            return self._round_end(state, events)
+        state = dict(state, battle=slot)
+        entry = state["slots"][slot]
+        players = self.players(state)
+        land = LANDS[entry["land"]]
+        for seat in (0, 1):
+            pile = entry["piles"][seat]
+            if pile:
+                events.append(event("revealed", f"Land {slot + 1} ({land.name}): {players[seat]} reveals "
+                                                + ", ".join(name(r["id"]) for r in pile),
+                                    seat=seat, slot=slot, zone=land_zone(seat, slot),
+                                    creatures=[r["id"] for r in pile]))
+        done = [not self.activations(state, s) for s in (0, 1)]
+        state["done"] = done
+        if all(done):
+            return self._resolve(state, events)
+        return state, events
+
+    def _activate(self, state: State, action: Action) -> tuple[State, list]:
+        seat, cid, ai = action["seat"], action.get("creature"), action.get("ability")
+        players = self.players(state)
+        if state["phase"] != "combat":
+            raise IllegalAction("activated abilities are used in combat, when their creature's land is fought")
+        slot = state["battle"]
+        entry = state["slots"][slot]
+        pile = entry["piles"][seat]
+        rec = next((r for r in pile if r["id"] == cid), None)
+        if rec is None:
+            at = self.where(state, seat, cid)
+            where = f"land {at[1] + 1}" if at[0] == "deployed" else f"the {at[0]} pile"
+            raise IllegalAction(f"{name(cid)} is not fighting at land {slot + 1} now ({where}); a creature uses "
+                                "its abilities while its land is fought")
+        creature = CREATURES[cid]
+        if not isinstance(ai, int) or not 0 <= ai < len(creature.abilities) or not creature.abilities[ai].activated:
+            raise IllegalAction(f"{name(cid)} has no activated ability number {ai!r}")
+        ability = creature.abilities[ai]
+        if ai in rec["used"]:
+            raise IllegalAction(f"{name(cid)} already used {ability.name} this round (once per round)")
+        land = LANDS[entry["land"]]
+        if not requirements_hold(ability, rec, pile, land):
+            needs = ", ".join(r.text() for r in ability.requires)
+            raise IllegalAction(f"{ability.name} needs {needs}, which does not hold for {name(cid)} at {land.name}")
+        enemies = entry["piles"][1 - seat]
+        target = action.get("target")
+        if ability.needs_target:
+            if not any(e["id"] == target for e in enemies):
+                choices = ", ".join(name(e["id"]) for e in enemies) or "none"
+                raise IllegalAction(f"{ability.name} needs one enemy at land {slot + 1} as its target "
+                                    f"(enemies there: {choices})")
+        elif target is not None:
+            raise IllegalAction(f"{ability.name} does not pick a target")
+
+        paid = dict(pay_costs(rec, ability), used=rec["used"] + [ai])
+        piles = [list(entry["piles"][0]), list(entry["piles"][1])]
+        piles[seat] = [paid if r is rec else r for r in pile]
+        slots = list(state["slots"])
+        slots[slot] = dict(entry, piles=piles)
+        new = dict(state, slots=slots)
+        cost_text = ", ".join(c.text() for c in ability.costs)
+        events = [event("ability", f"{players[seat]}'s {name(cid)} uses {ability.name}"
+                                   + (f" ({cost_text})" if cost_text else "") + ": "
+                                   + "; ".join(e.text() for e in ability.effects),
+                        seat=seat, slot=slot, creature=cid, ability=ai, zone=land_zone(seat, slot))]
+        effects_list = list(state["effects"])
+        for ei, effect in enumerate(ability.effects):
+            if effect.kind == "damage":
+                self._deal_damage(new, seat, cid, effect, slot, target, events)
+            else:
+                effects_list.append({"src": cid, "seat": seat, "ability": ai, "effect": ei,
+                                     "land": None if effect.scope == "all_lands" else slot})
+        new["effects"] = effects_list
+        done = list(new["done"])
+        done[seat] = not self.activations(new, seat)
+        done[1 - seat] = not self.activations(new, 1 - seat)
+        new["done"] = done
+        if all(done):
+            return self._resolve(new, events)
+        return new, events
+
+    def _deal_damage(self, state: State, seat: int, src: str, effect: Effect, slot: int, target, events) -> None:
+        """Damage from ``src`` to its targets at ``slot`` (every land not yet fought, for all-lands damage).
+
+        Mutates ``state``'s already-copied ``slots`` list, copying each pile it changes.
+        """
+        players = self.players(state)
+        slots = state["slots"]
+        lands = [slot] if effect.scope == "land" else [i for i in range(slot, SLOTS)
+                                                       if slots[i] is not None and not slots[i]["fought"]]
+        for i in lands:
+            entry = slots[i]
+            effects = active_effects(state, i, entry["piles"])
+            piles = list(entry["piles"])
+            changed = False
+            for s in (0, 1):
+                row = list(piles[s])
+                for n, rec in enumerate(row):
+                    cid = rec["id"]
+                    if target is not None and cid != target:
+                        continue
+                    if not reaches(effect, seat, src, s, cid):
+                        continue
+                    if s != seat and shielded(effects, s, cid):
+                        events.append(event("shielded", f"{name(cid)} is shielded: {name(src)}'s damage has no effect",
+                                            slot=i, creature=cid))
+                        continue
+                    new_rec, taken, out = take_damage(rec, effect.amount)
+                    row[n] = new_rec
+                    changed = True
+                    text = (f"{name(src)} deals {taken} damage to {players[s]}'s {name(cid)}: "
+                            f"Base Power {own_base(rec)} → {own_base(new_rec)}")
+                    if out:
+                        text += f", knocked out (+{STARS[cid]} Rest counters, its Star Count)"
+                    events.append(event("damage", text, seat=s, slot=i, creature=cid, amount=taken,
+                                        knocked_out=out))
+                piles[s] = row
+            if changed:
+                slots[i] = dict(entry, piles=piles)
+
+    def _resolve(self, state: State, events: list) -> tuple[State, list]:
+        """Rules, Combat 2–5: passives, totals, the highest total claims the land; a tie leaves it."""
+        slot = state["battle"]
+        entry = state["slots"][slot]
+        land = LANDS[entry["land"]]
+        players = self.players(state)
+        piles = [list(entry["piles"][0]), list(entry["piles"][1])]
+        effects = active_effects(state, slot, piles)
+        # passive abilities that work now pay their costs; all-lands ones reach the lands fought later
+        round_effects = state["effects"]
+        for seat in (0, 1):
+            for n, rec in enumerate(piles[seat]):
+                creature = CREATURES[rec["id"]]
+                for ai, ability in enumerate(creature.abilities):
+                    if ability.activated or not any(src == rec["id"] and key == (ai, True)
+                                                     for _, src, _, key in effects):
+                        continue
+                    if ability.costs:
+                        piles[seat][n] = rec = pay_costs(rec, ability)
+                    if any(e.scope == "all_lands" for e in ability.effects):
+                        round_effects = round_effects + [
+                            {"src": rec["id"], "seat": seat, "ability": ai, "effect": ei, "land": None}
+                            for ei, e in enumerate(ability.effects) if e.scope == "all_lands" and e.kind != "damage"]
+        slots = list(state["slots"])
+        slots[slot] = dict(entry, piles=piles)
+        state = dict(state, slots=slots, effects=round_effects)
+        for src_seat, src, effect, (ai, passive) in effects:
+            if passive and effect.kind == "damage":
+                self._deal_damage(state, src_seat, src, effect, slot, None, events)
+        piles = [list(p) for p in state["slots"][slot]["piles"]]
+        powers = strengths(state, slot, piles, effects)
+        totals = [sum(p for _, p in powers[s]) for s in (0, 1)]
+        for seat in (0, 1):
+            piles[seat] = [dict(rec, base=b, power=p) for rec, (b, p) in zip(piles[seat], powers[seat])]
+        winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else None
+        parts = []
+        for seat in (0, 1):
+            listed = " + ".join(f"{name(r['id']).split(' (')[0]} {r['power']}" for r in piles[seat]) or "nobody"
+            parts.append(f"{players[seat]} {totals[seat]} ({listed})")
+        if winner is None:
+            text = f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]} — a tie, the land stays unclaimed"
+        else:
+            text = f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]} — {players[winner]} claims {land.name}"
+        slots = list(state["slots"])
+        slots[slot] = dict(state["slots"][slot], piles=piles, fought=True, winner=winner)
+        new = dict(state, slots=slots, battles=state["battles"] + [
+            {"round": state["round"], "slot": slot, "land": land.id, "totals": totals, "winner": winner}])
+        if winner is not None:
+            claimed = list(state["claimed"])
+            claimed[winner] = claimed[winner] + [land.id]
+            new["claimed"] = claimed
+        events.append(event("battle_result", text, winner=winner, outcome="tie" if winner is None else "win",
+                            zones=[land_zone(0, slot), land_zone(1, slot)], slot=slot, land=land.id, totals=totals))
+        return self._enter_battle(new, slot + 1, events)
+
+    # -- round end
+    def _round_end(self, state: State, events: list) -> tuple[State, list]:
+        """Rules, Round End steps 1 and 2 (step 3 is each player's choice, see _recover)."""
+        players = self.players(state)
+        ready = [list(state["ready"][0]), list(state["ready"][1])]
+        resting = [{}, {}]
+        removed = [list(state["removed"][0]), list(state["removed"][1])]
+        for seat in (0, 1):
+            # step 1: one Rest counter off every resting pile; piles reaching 0 are ready
+            back = []
+            for cid, n in state["resting"][seat].items():
+                if n > 1:
+                    resting[seat][cid] = n - 1
+                else:
+                    ready[seat].append(cid)
+                    back.append(name(cid))
+            if state["resting"][seat]:
+                events.append(event("round_end", f"Round end 1: {players[seat]}'s resting piles lose a Rest counter"
+                                    + (f"; ready again: {', '.join(back)}" if back else ""), seat=seat, step=1))
+        for seat in (0, 1):
+            # step 2: pull back; Base Power 0 or less adds a Rest counter; sacrificed creatures leave the game
+            lines = []
+            for entry in state["slots"]:
+                if entry is None:
+                    continue
+                for rec in entry["piles"][seat]:
+                    cid = rec["id"]
+                    rest = rec["rest"]
+                    why = []
+                    if rec["base"] is not None and rec["base"] <= 0:
+                        rest += 1
+                        why.append("Base Power 0: +1")
+                    if rec["sac"]:
+                        removed[seat].append(cid)
+                        lines.append(f"{name(cid)} is sacrificed and leaves the game")
+                    elif rest > 0:
+                        resting[seat][cid] = rest
+                        lines.append(f"{name(cid)} rests with {rest} Rest counter{'s' if rest > 1 else ''}"
+                                     + (f" ({', '.join(why)})" if why else ""))
+                    else:
+                        ready[seat].append(cid)
+                        lines.append(f"{name(cid)} is ready")
+            if lines:
+                events.append(event("round_end", f"Round end 2: {players[seat]} pulls back: " + "; ".join(lines),
+                                    seat=seat, step=2))
+        slots = [None if s is None or s["winner"] is not None
+                 else dict(s, piles=[[], []], fought=False) for s in state["slots"]]
+        new = dict(state, ready=ready, resting=resting, removed=removed, slots=slots, battle=None, effects=[])
+        if new["land_deck"] == 0 and all(s is None for s in slots):
+            return self._game_over(new, events, None, ALL_CLAIMED)
+        done = [not (new["claimed"][s] and resting[s]) for s in (0, 1)]
+        new.update(phase="recover", done=done)
+        if all(done):
+            return self._next_round(new, events)
+        return new, events
+
+    def _recover(self, state: State, action: Action) -> tuple[State, list]:
+        """Rules, Round End step 3: each land in the player's pile removes a Rest counter from a creature."""
+        seat, uses = action["seat"], action.get("uses")
+        players = self.players(state)
+        if state["phase"] != "recover":
+            raise IllegalAction("Rest counters are removed by lands at the end of a round")
+        if state["done"][seat]:
+            raise IllegalAction(f"{players[seat]} has already used their lands this round")
+        if not isinstance(uses, list):
+            raise IllegalAction("say which land removes a counter from which creature: a list of [land, creature]")
+        claimed = state["claimed"][seat]
+        resting = dict(state["resting"][seat])
+        ready = list(state["ready"][seat])
+        used: set = set()
+        lines = []
+        for use in uses:
+            if not (isinstance(use, (list, tuple)) and len(use) == 2 and isinstance(use[0], int)):
+                raise IllegalAction(f"{use!r} is not a [land number, creature] pair")
+            i, cid = use
+            if not 0 <= i < len(claimed):
+                raise IllegalAction(f"{players[seat]} holds {len(claimed)} lands; there is no land {i + 1} in the pile")
+            if i in used:
+                raise IllegalAction(f"{LANDS[claimed[i]].name} (land {i + 1} of the pile) was already used this round")
+            used.add(i)
+            if cid not in resting:
+                where = "ready" if cid in ready else "not resting"
+                raise IllegalAction(f"{name(cid)} is {where}: {LANDS[claimed[i]].name} can only remove Rest counters "
+                                    "from a resting creature")
+            k = LANDS[claimed[i]].recovery_for(CREATURES[cid])
+            left = resting[cid] - k
+            if left <= 0:
+                lines.append(f"{LANDS[claimed[i]].name} removes {resting.pop(cid)} from {name(cid)}: ready")
+                ready.append(cid)
+            else:
+                resting[cid] = left
+                lines.append(f"{LANDS[claimed[i]].name} removes {k} from {name(cid)}: {left} left")
+        new_resting = list(state["resting"])
+        new_resting[seat] = resting
+        new_ready = list(state["ready"])
+        new_ready[seat] = ready
+        done = list(state["done"])
+        done[seat] = True
+        new = dict(state, resting=new_resting, ready=new_ready, done=done)
+        text = (f"Round end 3: {players[seat]}'s lands: " + "; ".join(lines)) if lines else \
+            f"Round end 3: {players[seat]} removes no Rest counters"
+        events = [event("recovered", text, seat=seat, step=3, uses=[list(u) for u in uses])]
+        if all(done):
+            return self._next_round(new, events)
+        return new, events
+
+    def _next_round(self, state: State, events: list) -> tuple[State, list]:
+        new = dict(state, round=state["round"] + 1)
+        return self._start_deal(new, events)
+
+    # -- the end
+    def _game_over(self, state: State, events: list, winner: int | None, reason: str) -> tuple[State, list]:
+        players = self.players(state)
+        counts = [len(state["claimed"][0]), len(state["claimed"][1])]
+        if winner is None and counts[0] != counts[1]:
+            winner = 0 if counts[0] > counts[1] else 1
+        if winner is None:
+            text = f"The game ends in a draw, {counts[0]} lands each: {reason}"
+        else:
+            text = f"{players[winner]} wins with {counts[winner]} lands to {counts[1 - winner]}: {reason}"
+        new = dict(state, phase="over", winner=winner, reason=reason, done=[True, True])
+        events.append(event("game_over", text, winner=winner, lands=counts))
+        return new, events
+
+    def _end_early(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        players = self.players(state)
+        if state["phase"] == "register":
+            raise IllegalAction("the game has not started")
+        leader = self.early_end_leader(state)
+        if leader is None:
+            need = state["options"]["lands_per_player"] + 1
+            if not state["options"]["early_end"]:
+                raise IllegalAction("the early end is switched off for this game")
+            raise IllegalAction(f"the game can end early once a player holds {need} lands (50 % + 1); "
+                                f"now {len(state['claimed'][0])}–{len(state['claimed'][1])}")
+        if state["agree_end"][seat]:
+            raise IllegalAction(f"{players[seat]} already agreed; waiting for {players[1 - seat]}")
+        agree = list(state["agree_end"])
+        agree[seat] = True
+        new = dict(state, agree_end=agree)
+        events = [event("end_early", f"{players[seat]} agrees to end the game early with {players[leader]} "
+                                     f"the winner", seat=seat)]
+        if all(agree):
+            return self._game_over(new, events, leader, f"both agreed to end early, {players[leader]} holding "
+                                                        f"{len(state['claimed'][leader])} lands (50 % + 1)")
+        return new, events
+
+    def _forfeit(self, state: State, action: Action) -> tuple[State, list]:
+        seat = action["seat"]
+        players = self.players(state)
+        events = [event("forfeit", f"{players[seat]} forfeits", seat=seat)]
+        return self._game_over(state, events, 1 - seat, f"{players[seat]} forfeited")
+
+    def _adjust(self, state: State, action: Action) -> tuple[State, list]:
+        name_, delta, seat = action.get("counter"), action.get("delta"), action.get("seat")
+        if isinstance(delta, bool) or not isinstance(delta, int):
+            raise IllegalAction("an adjustment needs a whole-number delta")
+        if name_ == "land_deck":
+            value = max(0, state["land_deck"] + delta)
+            return dict(state, land_deck=value), [event("adjusted", f"Land deck corrected to {value} lands",
+                                                        counter=name_, value=value)]
+        if isinstance(name_, str) and name_.startswith("rest."):
+            cid = name_[5:]
+            if seat not in (0, 1) or self.owner(state, cid) != seat:
+                raise IllegalAction(f"{name(cid)} is not {self.players(state)[seat] if seat in (0, 1) else 'a seat'}'s creature")
+            at = self.where(state, seat, cid)
+            if at[0] not in ("ready", "resting"):
+                raise IllegalAction(f"only ready and resting creatures' Rest counters can be corrected; "
+                                    f"{name(cid)} is {at[0]}")
+            n = max(0, (at[1] if at[0] == "resting" else 0) + delta)
+            resting = list(state["resting"])
+            resting[seat] = {c: v for c, v in resting[seat].items() if c != cid}
+            ready = list(state["ready"])
+            ready[seat] = [c for c in ready[seat] if c != cid]
+            if n:
+                resting[seat][cid] = n
+            else:
+                ready[seat].append(cid)
+            return dict(state, resting=resting, ready=ready), [
+                event("adjusted", f"{name(cid)}'s Rest counters corrected to {n}" + ("" if n else ": ready"),
+                      seat=seat, counter=name_, value=n)]
+        raise IllegalAction("Territory can adjust 'land_deck' and 'rest.<creature id>' counters, "
+                            f"not {name_!r}")
+
+    _handlers = {
+        "register": _register, "unregister": _unregister, "done": _done, "deal": _deal, "deploy": _deploy,
+        "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
+        "forfeit": _forfeit, "adjust": _adjust,
+    }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    # ---- the table and the screens (companion/games/territory/table.py) -------------------
+    def zones(self, options: dict) -> list[Zone]:
+        return _table.zones(options)
+
+    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        return _table.interpret(self, state, zone, card_id, present)
+
+    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
+        return _table.scan_for(state, action)
+
+    def confirm_action(self, state: State, seat: int) -> Action | None:
+        return _table.confirm_action(self, state, seat)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return _table.view(self, state, seat)
+
+    def result(self, state: State) -> dict:
+        counts = [len(state["claimed"][0]), len(state["claimed"][1])]
+        if state["phase"] != "over":
+            return {"winner": None, "reason": "the game is not over", "lands": counts}
+        return {"winner": state["winner"], "reason": state["reason"], "lands": counts, "rounds": state["round"]}
+
+    def summary(self, state: State) -> dict:
+        return {"game": self.name, "over": self.is_over(state), "players": self.players(state),
+                "round": state["round"], "lands": [len(c) for c in state["claimed"]], "claimed": state["claimed"],
+                "battles": state["battles"], "land_deck": state["land_deck"],
+                "removed": state["removed"], "winner": state["winner"],
+                "result": self.result(state) if self.is_over(state) else None}
+
+    def bench_playout(self, seed: int, on_apply=None) -> int:
+        """One random game with the sample decks; counts the rounds completed."""
+        state = self.playout({"decks": "samples"}, seed, on_apply=on_apply)
+        return state["round"] if state["reason"] == ALL_CLAIMED else state["round"] - 1
+
+
+RULES = TerritoryRules()
+
+from . import table as _table  # noqa: E402  (table.py reads this module's names)
