@@ -4,8 +4,9 @@
 project's virtual environment it:
 
 1. installs the Debian packages the step needs and the machine lacks
-   (``python3-venv`` always; for ``test`` also Xvfb and Mesa, so a real Kivy
-   window can open on a virtual display) — with ``sudo`` when not root;
+   (``python3-venv`` always; for ``run`` and ``test`` the Mesa/OpenGL libraries
+   Kivy draws with; for ``test`` also Xvfb, so a real Kivy window can open on a
+   virtual display) — with ``sudo`` when not root;
 2. creates ``.venv`` beside ``pyproject.toml`` and installs the project with its
    test extra into it (again whenever ``pyproject.toml`` changes);
 3. re-runs the same command with the virtual environment's Python.
@@ -27,10 +28,21 @@ VENV = ROOT / ".venv"
 STAMP = VENV / ".installed-from"
 
 # Debian package → a file or command that shows it is there.
-BASE_PACKAGES = {"python3-venv": None, "python3-dev": None}
-DISPLAY_PACKAGES = {
-    "xvfb": "Xvfb",
-    "xauth": "xauth",
+def _base_packages() -> dict[str, str | None]:
+    """venv support for this Python, and a C compiler with its headers: RPi.GPIO and
+    spidev (pulled in by mfrc522) build from source."""
+    import importlib.util
+    import sysconfig
+    wanted: dict[str, str | None] = {}
+    if importlib.util.find_spec("ensurepip") is None:
+        wanted["python3-venv"] = None
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        wanted["python3-dev"] = None
+    if shutil.which("gcc") is None:
+        wanted["gcc"] = "gcc"
+    return wanted
+# What Kivy's wheel needs from the system to open a window (it bundles SDL2 itself).
+RUNTIME_PACKAGES = {
     "libgl1-mesa-dri": "/usr/lib/*/dri/swrast_dri.so",
     "libgl1": "/usr/lib/*/libGL.so.1",
     "libegl1": "/usr/lib/*/libEGL.so.1",
@@ -38,6 +50,8 @@ DISPLAY_PACKAGES = {
     "libxrender1": "/usr/lib/*/libXrender.so.1",
     "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
 }
+# A virtual display for the UI tests.
+XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}
 
 
 def in_project_venv() -> bool:
@@ -95,9 +109,12 @@ def ensure_venv() -> Path:
 
 def reexec_in_venv(argv: list[str]) -> None:
     """Bootstrap, then replace this process with ``.venv/bin/python -m companion argv``."""
-    ensure_debian_packages(BASE_PACKAGES)
+    wanted = _base_packages()
+    if argv[:1] in (["run"], ["test"]):
+        wanted.update(RUNTIME_PACKAGES)
     if argv[:1] == ["test"]:
-        ensure_debian_packages(DISPLAY_PACKAGES)
+        wanted.update(XVFB_PACKAGES)
+    ensure_debian_packages(wanted)
     python = ensure_venv()
     os.execv(str(python), [str(python), "-m", "companion", *argv])
 
