@@ -121,11 +121,6 @@ def cmd_run(args) -> int:
     return run_app(config, source, outputs)
 
 
-def cmd_test(args) -> int:
-    from companion.bootstrap import run_tests
-    return run_tests(args.pytest_args)
-
-
 def _parse_options(pairs: list[str] | None) -> dict:
     options = {}
     for pair in pairs or []:
@@ -183,13 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seconds", type=float, default=2.0, help="how long to watch live reads")
     d.set_defaults(func=cmd_doctor)
 
-    t = sub.add_parser("test", help="run the test suite (sets up a virtual display if needed)")
-    t.add_argument("pytest_args", nargs=argparse.REMAINDER)
-    t.set_defaults(func=cmd_test)
+    sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["test"]:
+        # Everything after "test" belongs to pytest (-x, -k …), which argparse would refuse.
+        from companion.bootstrap import run_tests
+        return run_tests(argv[1:])
     args = build_parser().parse_args(argv)
     return args.func(args) or 0
 

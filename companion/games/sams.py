@@ -75,7 +75,10 @@ def symbol(card_id: str) -> str:
 
 def lane_zone(seat: int, lane: int) -> str:
     """Zone id of ``seat``'s lane ``lane`` (0-based): "0.lane1" … "1.lane5"."""
-    return f"{seat}.lane{lane + 1}"
+    return _ZONES[seat][lane]
+
+
+_ZONES = [[f"{seat}.lane{lane + 1}" for lane in range(LANES)] for seat in (0, 1)]
 
 
 def is_face_down(position: int) -> bool:
@@ -250,7 +253,8 @@ class SamsRules(Rules):
         if not isinstance(lane, int) or not 0 <= lane < LANES:
             raise IllegalAction(f"there is no lane {lane!r}; lanes are 0–4 (shown as 1–5)")
         players = state["options"]["players"]
-        expected = self.to_play(state)
+        played = state["played"]
+        expected = state["first"] if (played[0] + played[1]) % 2 == 0 else 1 - state["first"]
         if seat != expected:
             raise IllegalAction(f"it is {players[expected]}'s turn to play "
                                 f"(card {state['played'][expected] + 1} of {CARDS_PER_TURN}, turn {state['turn']})")
@@ -269,24 +273,24 @@ class SamsRules(Rules):
         stack = side[lane] + [card]
         side[lane] = stack
         lanes[seat] = side
-        played = list(state["played"])
+        played = list(played)
         played[seat] += 1
         hand = list(state["hand"])
         hand[seat] -= 1
         new = dict(state, lanes=lanes, played=played, hand=hand, on_table=state["on_table"] | bit)
 
         position = len(stack) - 1
-        zone = lane_zone(seat, lane)
+        zone = _ZONES[seat][lane]
         who = players[seat]
         if position == 0:
-            events = [event("played", f"{who} opens lane {lane + 1} with {symbol(card)}",
+            events = [event("played", f"{who} opens lane {lane + 1} with {_SYMBOL[card]}",
                             seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
-        elif is_face_down(position):
-            events = [hidden_event("played", f"{who} buffs lane {lane + 1} with {symbol(card)} (face down)",
+        elif position % 2:                 # is_face_down, inlined: this is the hottest path
+            events = [hidden_event("played", f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face down)",
                                    f"{who} buffs lane {lane + 1} (face down)", [1 - seat],
                                    seat=seat, zone=zone, card=card, lane=lane, face_up=False)]
         else:
-            events = [event("played", f"{who} buffs lane {lane + 1} with {symbol(card)} (face up)",
+            events = [event("played", f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face up)",
                             seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
 
         if played[0] == CARDS_PER_TURN and played[1] == CARDS_PER_TURN:
