@@ -194,6 +194,8 @@ class Indicator:
             if level is not None:
                 return look, level
             self._flash.pop(0)
+            # The steady rhythm starts afresh (bright) when the flash ends, so it shows at once.
+            self._steady_since = max(self._steady_since, start + PATTERNS[look.pattern].duration)
         level = self._steady.level(now - self._steady_since)
         return self._steady, 0.0 if level is None else level
 
