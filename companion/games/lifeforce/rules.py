@@ -63,12 +63,9 @@ def zone_id(seat: int, place: str) -> str:
 
 
 def new_duel() -> dict:
-    return {"animal": [None, None], "mode": [None, None], "support": [[], []]}
-
-
-def support_total(cards: list[str]) -> int:
-    """Support cards count their maximum lifespan (RULINGS.md)."""
-    return sum(ANIMALS[c].lifespan_max for c in cards)
+    """One duel of a battle: per seat the animal, its declared mode, its support and the support's
+    total; "strength" and "stalemate_pair" are added when the duel is resolved."""
+    return {"animal": [None, None], "mode": [None, None], "support": [[], []], "total": [0, 0]}
 
 
 def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
@@ -79,21 +76,17 @@ def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
 
 
 def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
-    """Who wins a battle made of ``duels`` (all complete): ``(winner or None, totals, pg_stalemate)``.
+    """Who wins a battle made of resolved ``duels``: ``(winner or None, totals, pg_stalemate)``.
 
     RULINGS.md: the battle is won by the higher sum of effective strengths over
     all its duels; equal sums, or a Purple/Green pair in the last duel, mean
     another stalemate duel (winner None).
     """
-    totals = [0, 0]
-    pg = False
-    for duel in duels:
-        s0, s1, _, _, pg = duel_strengths(duel)
-        totals[0] += s0
-        totals[1] += s1
-    if pg or totals[0] == totals[1]:
-        return None, totals, pg
-    return (0 if totals[0] > totals[1] else 1), totals, False
+    t0 = sum(d["strength"][0] for d in duels)
+    t1 = sum(d["strength"][1] for d in duels)
+    if duels[-1]["stalemate_pair"] or t0 == t1:
+        return None, [t0, t1], duels[-1]["stalemate_pair"]
+    return (0 if t0 > t1 else 1), [t0, t1], False
 
 
 class LifeforceRules(Rules):
@@ -189,45 +182,52 @@ class LifeforceRules(Rules):
 
         It places a random animal, declares at random, adds random support until
         the lifespan is reached, and when its hand runs out first it takes the
-        animal back (or, one time in four, declares it cannot support).
+        animal back (or, one time in four, declares it cannot support).  One
+        forfeit in 5,000 decisions.  All choices come from one draw of ``rng``.
         """
+        r = rng.randrange(1 << 62)
+        if r % 5000 == 0:
+            return {"type": "forfeit", "seat": (r >> 20) & 1}
+        r //= 5000
         phase = state["phase"]
-        if rng.randrange(5000) == 0:
-            return {"type": "forfeit", "seat": rng.randrange(2)}
         if phase == "setup":
-            r = rng.randrange(10)
-            if r < 2 and not state["mulliganed"][r]:
-                return {"type": "mulligan", "seat": r}
-            return {"type": "first_attacker", "seat": rng.randrange(2)}
+            if r % 10 < 2 and not state["mulliganed"][r % 10]:
+                return {"type": "mulligan", "seat": r % 10}
+            return {"type": "first_attacker", "seat": (r >> 8) & 1}
         if phase == "resolve":
-            return {"type": "resolve", "seat": rng.randrange(2)}
+            return {"type": "resolve", "seat": r & 1}
         if phase == "call":
-            return {"type": rng.choice(("call", "check")), "seat": state["battle_winner"]}
+            return {"type": "call" if r & 1 else "check", "seat": state["battle_winner"]}
         seat = state["turn"]
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
         if animal is None:
-            return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, rng)}
+            return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
         beast = ANIMALS[animal]
-        if beast.has_range and duel["mode"][seat] is None:
-            return {"type": "declare", "seat": seat, "mode": rng.choice(MODES)}
-        if support_total(duel["support"][seat]) >= beast.lifespan(duel["mode"][seat]):
+        mode = duel["mode"][seat]
+        if beast.lifespan_low is not None and mode is None:
+            return {"type": "declare", "seat": seat, "mode": MODES[r & 1]}
+        if duel["total"][seat] >= beast.lifespan(mode):
             return {"type": "done", "seat": seat}
         if state["hand"][seat] > 0:
-            return {"type": "support", "seat": seat, "card": self._random_card(state, seat, rng)}
-        if rng.randrange(4):
+            return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
+        if r % 4:
             return {"type": "withdraw", "seat": seat, "card": animal}
         return {"type": "cannot_support", "seat": seat}
 
     @staticmethod
-    def _random_card(state: State, seat: int, rng: Rng) -> str:
+    def _random_card(state: State, seat: int, r: int) -> str:
+        """A random card that may be in ``seat``'s hand, drawn from the random number ``r``."""
         deck = state["options"]["decks"][seat]
         out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
-        for _ in range(16):                 # rejection sampling: most of a deck is usually available
-            card = deck[rng.randrange(len(deck))]
+        n = len(deck)
+        for _ in range(8):                  # rejection sampling: most of a deck is usually available
+            card = deck[r % n]
             if not BIT[card] & out:
                 return card
-        return rng.choice([c for c in deck if not BIT[c] & out])
+            r //= n
+        available = [c for c in deck if not BIT[c] & out]
+        return available[r % len(available)]
 
     # ---- applying ------------------------------------------------------------
     def apply(self, state: State, action: Action) -> tuple[State, list]:
@@ -285,19 +285,23 @@ class LifeforceRules(Rules):
 
     @staticmethod
     def _with_side(state: State, seat: int, **changes) -> State:
-        """A new state whose current duel has ``changes`` (animal, mode, support) for ``seat``."""
-        duel = dict(state["duels"][-1])
+        """A new state whose current duel has ``changes`` (animal, mode, support, total) for ``seat``."""
+        duel = state["duels"][-1].copy()
         for key, value in changes.items():
-            pair = list(duel[key])
+            pair = duel[key].copy()
             pair[seat] = value
             duel[key] = pair
-        return dict(state, duels=state["duels"][:-1] + [duel])
+        duels = state["duels"].copy()
+        duels[-1] = duel
+        new = state.copy()
+        new["duels"] = duels
+        return new
 
     def _status(self, state: State, seat: int) -> str:
         """"support 14 of 20" for the seat placing cards."""
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
-        have = support_total(duel["support"][seat])
+        have = duel["total"][seat]
         if animal is None:
             return f"support {have}, no animal yet"
         beast = ANIMALS[animal]
@@ -317,7 +321,7 @@ class LifeforceRules(Rules):
             return (f"{beast.name} has a lifespan range: say low ({beast.lifespan_low}) "
                     f"or max ({beast.lifespan_max}) first")
         need = beast.lifespan(mode)
-        have = support_total(duel["support"][seat])
+        have = duel["total"][seat]
         if have < need:
             return (f"support {have} < lifespan {need} ({beast.name}): add support cards "
                     f"or declare that you cannot support")
@@ -360,7 +364,9 @@ class LifeforceRules(Rules):
         seat, card = action["seat"], action.get("card")
         self._expect_builder(state, seat, "adding support")
         beast = self._check_card(state, seat, card)
-        new = self._with_side(state, seat, support=state["duels"][-1]["support"][seat] + [card])
+        duel = state["duels"][-1]
+        new = self._with_side(state, seat, support=duel["support"][seat] + [card],
+                              total=duel["total"][seat] + beast.lifespan_max)
         _take_from_hand(new, seat, BIT[card])
         text = (f"{self._who(state, seat)} supports with {beast.name} ({beast.lifespan_max}): "
                 + self._status(new, seat))
@@ -374,7 +380,8 @@ class LifeforceRules(Rules):
             new = self._with_side(state, seat, animal=None, mode=None)
             place = "attacker"
         elif card in duel["support"][seat]:
-            new = self._with_side(state, seat, support=[c for c in duel["support"][seat] if c != card])
+            new = self._with_side(state, seat, support=[c for c in duel["support"][seat] if c != card],
+                                  total=duel["total"][seat] - ANIMALS[card].lifespan_max)
             place = "support"
         else:
             raise IllegalAction(f"{ANIMALS[card].name if card in ANIMALS else card!r} is not among the cards "
@@ -388,11 +395,11 @@ class LifeforceRules(Rules):
         self._expect_builder(state, seat, "pressing done")
         problem = self._support_problem(state, seat)
         if problem is not None:
-            raise IllegalAction(problem[0].upper() + problem[1:])
+            raise IllegalAction(problem)
         duel = state["duels"][-1]
         beast = ANIMALS[duel["animal"][seat]]
         need = beast.lifespan(duel["mode"][seat])
-        have = support_total(duel["support"][seat])
+        have = duel["total"][seat]
         who = self._who(state, seat)
         if state["phase"] == "attack":
             new = dict(state, phase="counter", turn=1 - seat)
@@ -407,10 +414,11 @@ class LifeforceRules(Rules):
         if state["phase"] != "resolve":
             raise IllegalAction("a duel is resolved once both animals and their support stand")
         players = state["options"]["players"]
-        duels = state["duels"]
-        s0, s1, d0, d1, pg = duel_strengths(duels[-1])
-        duel_text = (f"{_fighter(players[0], duels[-1], 0, s0, d0)} against "
-                     f"{_fighter(players[1], duels[-1], 1, s1, d1)}")
+        s0, s1, d0, d1, pg = duel_strengths(state["duels"][-1])
+        last = dict(state["duels"][-1], strength=[s0, s1], stalemate_pair=pg)
+        duels = state["duels"][:-1] + [last]
+        duel_text = (f"{_fighter(players[0], last, 0, s0, d0)} against "
+                     f"{_fighter(players[1], last, 1, s1, d1)}")
         winner, totals, pg_stalemate = battle_outcome(duels)
         zones = [zone_id(s, p) for s in (0, 1) for p in ("attacker", "support")]
         n = len(duels)
@@ -449,10 +457,7 @@ class LifeforceRules(Rules):
                             battle=state["battle"], totals=totals, zones=zones))
         new["battles"] = state["battles"] + [{
             "battle": state["battle"], "starter": state["starter"], "winner": winner, "totals": totals,
-            "duels": [{"animal": list(d["animal"]), "mode": list(d["mode"]),
-                       "support": [list(d["support"][0]), list(d["support"][1])],
-                       "strength": list(duel_strengths(d)[:2])} for d in duels],
-            "to_graveyard": lost.bit_count(), "to_discard": kept.bit_count()}]
+            "duels": duels, "to_graveyard": lost.bit_count(), "to_discard": kept.bit_count()}]
         new["phase"], new["turn"] = "call", winner
         _draw_both(new, events)
         if not _check_out_of_cards(new, events):
@@ -498,8 +503,8 @@ class LifeforceRules(Rules):
     def _cannot_support(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
         self._expect_builder(state, seat, "declaring that no attack can be supported")
-        role = "attack" if state["phase"] == "attack" else "counterattack"
-        return self._end(state, 1 - seat, f"{self._who(state, seat)} cannot support an {role}")
+        role = "an attack" if state["phase"] == "attack" else "a counterattack"
+        return self._end(state, 1 - seat, f"{self._who(state, seat)} cannot support {role}")
 
     def _forfeit(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
@@ -659,9 +664,8 @@ class LifeforceRules(Rules):
         duels = []
         for d in state["duels"]:
             entry = {"cards": [_side(d, s) for s in (0, 1)]}
-            if d["animal"][0] and d["animal"][1] and (d is not duel or phase in ("resolve", "call", "over")):
-                s0, s1, d0, d1, pg = duel_strengths(d)
-                entry.update(strength=[s0, s1], doubled=[d0, d1], stalemate_pair=pg)
+            if "strength" in d:
+                entry.update(strength=d["strength"], stalemate_pair=d["stalemate_pair"])
             duels.append(entry)
         return {
             "game": self.name, "players": players, "phase": phase, "phase_label": label,
@@ -717,13 +721,17 @@ def _set(values: list, seat: int, value) -> list:
 
 
 def _take_from_hand(new: State, seat: int, bit: int) -> None:
-    new["hand"] = _set(new["hand"], seat, new["hand"][seat] - 1)
-    new["table"] = _set(new["table"], seat, new["table"][seat] | bit)
+    hand, table = new["hand"].copy(), new["table"].copy()
+    hand[seat] -= 1
+    table[seat] |= bit
+    new["hand"], new["table"] = hand, table
 
 
 def _return_to_hand(new: State, seat: int, bit: int) -> None:
-    new["hand"] = _set(new["hand"], seat, new["hand"][seat] + 1)
-    new["table"] = _set(new["table"], seat, new["table"][seat] & ~bit)
+    hand, table = new["hand"].copy(), new["table"].copy()
+    hand[seat] += 1
+    table[seat] &= ~bit
+    new["hand"], new["table"] = hand, table
 
 
 def _draw_both(new: State, events: list) -> None:
@@ -792,7 +800,7 @@ def _side(duel: dict, seat: int) -> dict:
     return {"animal": animal, "name": beast.name if beast else None,
             "colour": beast.colour if beast else None, "mode": duel["mode"][seat],
             "lifespan": beast.lifespan(duel["mode"][seat]) if beast else None,
-            "support": list(duel["support"][seat]), "support_total": support_total(duel["support"][seat])}
+            "support": list(duel["support"][seat]), "support_total": duel["total"][seat]}
 
 
 def _animal_summary(duel: dict | None, seat: int) -> str:
@@ -810,7 +818,7 @@ def _support_summary(duel: dict | None, seat: int) -> str:
     if not duel:
         return "empty"
     cards = duel["support"][seat]
-    total = support_total(cards)
+    total = duel["total"][seat]
     text = f"{len(cards)} card{'' if len(cards) == 1 else 's'} · support {total}"
     animal = duel["animal"][seat]
     if animal and not (ANIMALS[animal].has_range and duel["mode"][seat] is None):
