@@ -1,0 +1,264 @@
+"""The app's one link to the core: the store, the table source, the outputs and the session.
+
+Screens never hold a session, a store or a source of their own; they read
+``app.controller`` and listen to it::
+
+    controller.bind(session=...)                       # a game was started, resumed or closed
+    controller.bind(on_session_events=...)             # something happened in the game
+    controller.bind(on_pad_event=...)                  # a tag appeared on / left a pad
+
+Pad events may arrive on a reader's worker thread; they are handed to the
+Kivy main thread with ``Clock.schedule_once`` before anything else sees them,
+so every widget is only ever touched from the main thread.  Events made on the
+main thread (the simulated table, touches) are handled at once, which keeps
+the time from a card on a pad to the updated widget within one frame.
+
+Pad events go to a screen that asked for them (the Cards and Decks screens
+scan with the pads) or else to the session, which turns them into actions.
+"""
+from __future__ import annotations
+
+import threading
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import DictProperty, ObjectProperty
+
+from companion import games
+from companion.cards import Catalogue, CatalogueError, game_of, load_catalogue
+from companion.engine import IllegalAction, redact_event
+from companion.records import RecordError, replay
+from companion.session import Session, Store
+from companion.table import GONE, Layout, PadEvent, ProfileError
+from companion.tags import virtual_uid
+
+
+class AppController(EventDispatcher):
+    """Owns the store and the current session; routes pad events and actions."""
+
+    session = ObjectProperty(None, allownone=True)
+    #: pad id → the tag UIDs lying on it now (the Hardware screen lights pads from this)
+    on_pad = DictProperty()
+
+    __events__ = ("on_session_events", "on_pad_event")
+
+    def __init__(self, config, source, outputs, store: Store | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.config = config
+        self.source = source
+        self.outputs = outputs
+        self.store = store if store is not None else Store(config.database)
+        self.simulated = bool(getattr(source, "simulated", False))
+        #: a callable ``(PadEvent) -> bool`` of the screen that scans with the pads now
+        self.pad_taker = None
+        self._catalogues: dict[str, Catalogue] = {}
+        self._unsubscribe = None
+        self._main_thread = threading.main_thread()
+        self._started = False
+
+    # ---- the table source --------------------------------------------------
+    def start_source(self) -> None:
+        if not self._started:
+            self._started = True
+            self.source.start(self._pad_event_from_source)
+
+    def _pad_event_from_source(self, ev: PadEvent) -> None:
+        if threading.current_thread() is self._main_thread:
+            self.handle_pad_event(ev)
+        else:
+            Clock.schedule_once(lambda _dt: self.handle_pad_event(ev), -1)
+
+    def handle_pad_event(self, ev: PadEvent) -> None:
+        """On the main thread: remember what lies where, then give the event to its taker."""
+        here = set(self.on_pad.get(ev.pad, ()))
+        if ev.kind == GONE:
+            here.discard(ev.uid)
+        else:
+            here.add(ev.uid)
+        self.on_pad[ev.pad] = sorted(here)
+        self.dispatch("on_pad_event", ev)
+        if self.pad_taker is not None and self.pad_taker(ev):
+            return
+        if self.session is not None:
+            self.session.handle_pad_event(ev)
+
+    def on_pad_event(self, ev):
+        pass
+
+    def pads(self) -> list[str]:
+        """Every pad the table has or has reported a tag on, in a stable order."""
+        known = list(getattr(self.source, "pads", []) or [])
+        return known + sorted(p for p in self.on_pad if p not in known)
+
+    def reader_status(self) -> list[dict]:
+        try:
+            return list(self.source.status())
+        except Exception as exc:                        # a broken reader must not take the screen down
+            return [{"id": "table", "kind": "?", "ok": False, "detail": f"status unavailable: {exc}"}]
+
+    # ---- catalogues ----------------------------------------------------------
+    def catalogue(self, game: str) -> Catalogue:
+        """The game's cards (shipped + the player's own); empty if the game has none yet."""
+        if game not in self._catalogues:
+            try:
+                self._catalogues[game] = load_catalogue(game, self.config.data_dir)
+            except CatalogueError:
+                self._catalogues[game] = Catalogue(game, [])
+        return self._catalogues[game]
+
+    def card_text(self, card_id: str) -> str:
+        """A card's short face ("7♥") or name, for a zone on screen."""
+        card = self.catalogue(game_of(card_id)).get(card_id)
+        if card is None:
+            return card_id
+        return str(card.get("symbol") or card.name)
+
+    def card_name(self, card_id: str) -> str:
+        card = self.catalogue(game_of(card_id)).get(card_id)
+        return card.name if card is not None else card_id
+
+    # ---- sessions -------------------------------------------------------------
+    def layout_for(self, game: str, options: dict) -> Layout:
+        """The table profile's layout for ``game``, or one virtual pad per zone."""
+        rules = games.get(game)
+        zone_ids = [z.id for z in rules.zones(options)]
+        profile = self.config.profile() if self.config.profile_path else None
+        if profile is None:
+            return Layout.identity(game, zone_ids)
+        layout = profile.layout(game)
+        layout.validate(zone_ids, profile.source)
+        return layout
+
+    def start_game(self, game: str, options: dict, seed: int | None = None) -> Session:
+        """Start a new game; raises IllegalAction or ProfileError with a sentence for players."""
+        rules = games.get(game)
+        options = rules.normalise_options(options)
+        session = Session.start(self.store, game, options, seed, self.layout_for(game, options))
+        self._open(session)
+        return session
+
+    def resume(self, game_id: int) -> Session:
+        game, options, *_ = self.store.load_game(game_id)
+        session = Session.resume(self.store, game_id, self.layout_for(game, options))
+        self._open(session)
+        return session
+
+    def abandon(self, game_id: int) -> None:
+        if self.session is not None and self.session.id == game_id:
+            self.close_session()
+        self.store.abandon(game_id)
+
+    def close_session(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.session = None
+
+    def _open(self, session: Session) -> None:
+        self.close_session()
+        if self.simulated:
+            catalogue = self.catalogue(session.rules.name)
+            known = dict(self.store.tags.all())
+            missing = [(virtual_uid(c), c) for c in catalogue.ids() if virtual_uid(c) not in known]
+            if missing:
+                self.store.tags.register_many(missing)
+            self.source.clear()
+            self.source.set_pads(list(session.table.layout.pad_to_zone))
+        self._unsubscribe = session.subscribe(self._session_changed)
+        self.outputs.attach(session)
+        self.session = session
+
+    def _session_changed(self, session: Session, events: list) -> None:
+        if threading.current_thread() is self._main_thread:
+            self.dispatch("on_session_events", events)
+        else:
+            Clock.schedule_once(lambda _dt: self.dispatch("on_session_events", events), -1)
+
+    def on_session_events(self, events):
+        pass
+
+    # ---- actions from touches --------------------------------------------------
+    def act(self, action: dict) -> str | None:
+        """Apply a touched action; returns the players' sentence when it is not allowed."""
+        if self.session is None:
+            return "no game is running"
+        try:
+            self.session.act(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def undo(self) -> str | None:
+        """Undo the last action; returns what was undone, in words the shared screen may show."""
+        if self.session is None or not self.session.can_undo():
+            return None
+        lines = public_history(self.session)
+        text = lines[-1][1] if lines else "the last action"
+        self.session.undo()
+        return f"Undone: {text}"
+
+    def redo(self) -> str | None:
+        if self.session is None or not self.session.can_redo():
+            return None
+        self.session.redo()
+        lines = public_history(self.session)
+        return f"Redone: {lines[-1][1]}" if lines else "Redone"
+
+    # ---- the simulated table -------------------------------------------------------
+    def sim_place(self, zone: str, card_id: str) -> None:
+        """Put ``card_id``'s virtual tag on the pad of ``zone`` (simulated table only)."""
+        pad = self._pad_of(zone)
+        if pad is not None:
+            self.source.place(pad, virtual_uid(card_id))
+
+    def sim_lift_last(self, zone: str) -> None:
+        """Lift the last tag put on ``zone``'s pad (simulated table only)."""
+        pad = self._pad_of(zone)
+        if pad is None:
+            return
+        uids = self.source.on_pad.get(pad) or set()
+        if not uids:
+            return
+        order = self._placed_order(pad, uids)
+        self.source.lift(pad, order[-1])
+
+    def sim_clear(self) -> None:
+        if self.simulated:
+            self.source.clear()
+
+    def _placed_order(self, pad: str, uids) -> list[str]:
+        # The session's table remembers insertion order per pad; the source keeps a set.
+        known = list(self.session.table.on_pad.get(pad, {})) if self.session is not None else []
+        return [u for u in known if u in uids] + sorted(u for u in uids if u not in known)
+
+    def _pad_of(self, zone: str) -> str | None:
+        if not self.simulated:
+            return None
+        if self.session is None:
+            return zone
+        pads = self.session.table.layout.pads_of(zone)
+        return pads[0] if pads else None
+
+
+def public_history(session: Session) -> list[tuple[dict, str]]:
+    """Every logged action with what the shared screen may say about it.
+
+    The text is made of the action's events as redacted for the shared screen,
+    so a face-down card is never named ("South buffs lane 2 (face down)").
+    The log is replayed from the record, which costs a few microseconds per
+    action.
+    """
+    lines: list[tuple[dict, str]] = []
+
+    def step(_n, action, _state, events):
+        texts = [redact_event(e, None).get("text", "") for e in events]
+        lines.append((action, " · ".join(t for t in texts if t) or action.get("type", "?").replace("_", " ")))
+
+    try:
+        replay(session.record(), on_step=step)
+    except (RecordError, ValueError):
+        pass
+    return lines
+
+
+__all__ = ["AppController", "public_history", "IllegalAction", "ProfileError"]

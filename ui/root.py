@@ -1,0 +1,90 @@
+"""The Kivy application: one window, a screen manager, the controller.
+
+``CompanionApp(controller)`` builds every screen once, except the table
+screen, which is made for each game when a session opens (each game may have
+its own table layout, see :mod:`ui.tables`).  Screens switch without
+transitions: nothing animates, so an idle screen costs no CPU.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.properties import NumericProperty, ObjectProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from ui import theme
+from ui.controller import AppController
+
+
+class CompanionApp(App):
+    title = "Tabletop companion"
+    scale = NumericProperty(1.0)
+    controller: AppController = ObjectProperty(None)
+
+    def __init__(self, controller: AppController, on_first_frame=(), **kwargs):
+        super().__init__(**kwargs)
+        self.controller = controller
+        self._on_first_frame = list(on_first_frame)
+
+    def build(self):
+        theme.register_fonts()
+        Window.clearcolor = theme.BACKGROUND
+        Window.bind(size=self._rescale)
+        self._rescale(Window, Window.size)
+        # Screens are imported here: their .kv rules refer to ``app``, which must exist.
+        from ui.screens.cards import CardsScreen
+        from ui.screens.decks import DecksScreen
+        from ui.screens.hardware import HardwareScreen
+        from ui.screens.history import HistoryScreen
+        from ui.screens.home import HomeScreen
+        from ui.screens.setup import SetupScreen
+        manager = ScreenManager(transition=NoTransition())
+        for screen in (HomeScreen(name="home"), SetupScreen(name="setup"), HistoryScreen(name="history"),
+                       CardsScreen(name="cards"), DecksScreen(name="decks"), HardwareScreen(name="hardware")):
+            manager.add_widget(screen)
+        self.controller.bind(session=self._session_changed)
+        return manager
+
+    def on_start(self):
+        self.controller.start_source()
+        if self._on_first_frame:
+            Window.bind(on_flip=self._first_frame)
+
+    def _first_frame(self, *_args):
+        Window.unbind(on_flip=self._first_frame)
+        for hook in self._on_first_frame:
+            hook(self)
+
+    def on_stop(self):
+        try:
+            self.controller.source.close()
+        finally:
+            self.controller.outputs.close()
+
+    def _rescale(self, _window, size):
+        w, h = size
+        self.scale = max(0.6, min(w / theme.DESIGN_SIZE[0], h / theme.DESIGN_SIZE[1]))
+
+    # ---- navigation --------------------------------------------------------------
+    def go(self, name: str, **kwargs) -> None:
+        """Show screen ``name``; keyword arguments are handed to its ``prepare``."""
+        screen = self.root.get_screen(name)
+        prepare = getattr(screen, "prepare", None)
+        if prepare is not None:
+            prepare(**kwargs)
+        self.root.current = name
+
+    def _session_changed(self, _controller, session) -> None:
+        manager = self.root
+        if manager.has_screen("table"):
+            old = manager.get_screen("table")
+            if manager.current == "table":
+                manager.current = "home"
+            old.detach()
+            manager.remove_widget(old)
+        if session is not None:
+            from ui.tables import table_screen_for
+            screen = table_screen_for(session.rules.name)(name="table")
+            manager.add_widget(screen)
+            screen.attach(self.controller, session)
+            manager.current = "table"

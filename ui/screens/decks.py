@@ -1,0 +1,134 @@
+"""Decks: scan a whole deck on a pad and see it checked live, problems in words.
+
+Every card seen on a pad while this screen is shown joins the deck (a card
+seen twice counts once: it is the same physical card).  Engines with deck
+rules expose ``RULES.validate_deck(card_ids) -> list[str]``; the screen shows
+its sentences after every card, or says the deck is legal.  A game without
+deck rules says so instead of pretending to check.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion import games
+from companion.cards import game_of
+from companion.table import SEEN
+from companion.tags import virtual_uid
+from ui import theme
+from ui.kv import load_kv
+from ui.screens.home import playable_games
+from ui.screens.history import HistoryLine
+from ui.widgets import BigButton
+
+DECK_PAD = "deck"        # the simulated table's pad for decks scanned here
+
+
+class DecksScreen(Screen):
+    game = StringProperty("")
+    verdict = StringProperty("")
+    verdict_ok = BooleanProperty(False)
+    deck = ListProperty()
+    simulated = BooleanProperty(False)
+
+    def prepare(self, game: str | None = None) -> None:
+        names = playable_games()
+        chosen = game or (self.game if self.game in names else (names[0] if names else ""))
+        if chosen != self.game:
+            self.deck = []
+        self.game = chosen
+
+    def on_pre_enter(self, *args):
+        controller = App.get_running_app().controller
+        self.simulated = controller.simulated
+        if not self.game:
+            self.prepare()
+        controller.pad_taker = self.take_pad_event
+        self._game_buttons()
+        self.check()
+
+    def on_leave(self, *args):
+        controller = App.get_running_app().controller
+        if controller.pad_taker == self.take_pad_event:
+            controller.pad_taker = None
+
+    def _game_buttons(self) -> None:
+        box = self.ids.game_buttons
+        box.clear_widgets()
+        for name in playable_games():
+            b = BigButton(text=games.get(name).title, font_size=theme.FONT_SMALL * _scale(),
+                          tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
+                          color=theme.CARD_TEXT if name == self.game else theme.TEXT)
+            b.bind(on_release=lambda _b, n=name: self.pick_game(n))
+            box.add_widget(b)
+
+    def pick_game(self, name: str) -> None:
+        self.prepare(name)
+        self._game_buttons()
+        self.check()
+
+    def take_pad_event(self, ev) -> bool:
+        if ev.kind != SEEN:
+            return True
+        controller = App.get_running_app().controller
+        card_id = ev.card_id or controller.store.tags.lookup(ev.uid)
+        if card_id is None:
+            self.ids.banner.show(f"Unknown tag {ev.uid}: assign it a card on the Cards screen first")
+        elif game_of(card_id) != self.game:
+            self.ids.banner.show(f"{controller.card_name(card_id)} is a "
+                                 f"{games.KNOWN_GAMES.get(game_of(card_id), game_of(card_id))} card, "
+                                 f"not a {games.get(self.game).title} card: it stays out of this deck")
+        elif card_id not in self.deck:
+            self.deck = self.deck + [card_id]
+            self.check()
+        return True
+
+    def check(self) -> None:
+        controller = App.get_running_app().controller
+        box = self.ids.cards
+        box.clear_widgets()
+        for n, card_id in enumerate(self.deck, start=1):
+            box.add_widget(HistoryLine(text=f"{n}. {controller.card_name(card_id)}"))
+        problems_box = self.ids.problems
+        problems_box.clear_widgets()
+        if not self.game:
+            self.verdict, self.verdict_ok = "No game has an engine yet.", False
+            return
+        rules = games.get(self.game)
+        validate = getattr(rules, "validate_deck", None)
+        if validate is None:
+            self.verdict, self.verdict_ok = f"{rules.title} has no deck rules to check.", False
+            return
+        problems = list(validate(list(self.deck)))
+        if problems:
+            self.verdict, self.verdict_ok = f"{len(self.deck)} cards: not a legal deck yet", False
+            for p in problems:
+                problems_box.add_widget(HistoryLine(text="• " + p, color=theme.TEXT))
+        else:
+            self.verdict, self.verdict_ok = f"{len(self.deck)} cards: a legal {rules.title} deck", True
+
+    def remove_last(self) -> None:
+        self.deck = self.deck[:-1]
+        self.check()
+
+    def clear(self) -> None:
+        self.deck = []
+        self.check()
+
+    def add_whole_catalogue(self) -> None:
+        """Simulated table only: scan every card of the catalogue, one after another."""
+        controller = App.get_running_app().controller
+        for card in controller.catalogue(self.game):
+            uid = virtual_uid(card.id)
+            controller.store.tags.register(uid, card.id)
+            controller.source.place(DECK_PAD, uid)
+            controller.source.lift(DECK_PAD, uid)
+
+
+def _scale() -> float:
+    app = App.get_running_app()
+    return app.scale if app else 1.0
+
+
+load_kv(__file__)

@@ -1,0 +1,63 @@
+"""Hardware: every pad lights up while a card lies on it; the readers' status.
+
+The pad tiles follow the controller's record of what lies on each pad, which
+is fed by the same pad events the game gets, so a pad that stays dark under a
+card points at the reader, its wiring or the tag.  Reader status comes from
+the table source (``source.status()``, the same report ``companion doctor``
+prints).  Only the number of tags is shown, never which card: a face-down
+card stays face down here too.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.uix.screenmanager import Screen
+
+from ui import theme
+from ui.kv import load_kv
+from ui.screens.history import HistoryLine
+from ui.widgets import ZoneBox
+
+
+class HardwareScreen(Screen):
+    def on_pre_enter(self, *args):
+        controller = App.get_running_app().controller
+        controller.bind(on_pad=self._pads_changed)
+        self.refresh()
+
+    def on_leave(self, *args):
+        App.get_running_app().controller.unbind(on_pad=self._pads_changed)
+
+    def _pads_changed(self, *_args):
+        self.show_pads()
+
+    def refresh(self) -> None:
+        controller = App.get_running_app().controller
+        box = self.ids.readers
+        box.clear_widgets()
+        for status in controller.reader_status():
+            mark = "OK " if status.get("ok") else "FAULT "
+            box.add_widget(HistoryLine(text=f"{mark} {status.get('id', '?')} ({status.get('kind', '?')}): "
+                                            f"{status.get('detail', '')}",
+                                       color=theme.TEXT if status.get("ok") else theme.WARNING))
+        self.show_pads(rebuild=True)
+
+    def show_pads(self, rebuild: bool = False) -> None:
+        controller = App.get_running_app().controller
+        grid = self.ids.pads
+        pads = controller.pads()
+        tiles = {t.zone_id: t for t in grid.children}
+        if rebuild or set(tiles) != set(pads):
+            grid.clear_widgets()
+            tiles = {}
+            for pad in pads:
+                tiles[pad] = ZoneBox(zone_id=pad, title=f"pad {pad}")
+                grid.add_widget(tiles[pad])
+        for pad, tile in tiles.items():
+            count = len(controller.on_pad.get(pad, ()))
+            tile.highlight = count > 0
+            tile.summary = f"{count} tag{'s' if count != 1 else ''}" if count else "empty"
+            tile.cards = [("●", True)] * min(count, 6)
+        self.ids.no_pads.opacity = 0 if pads else 1
+
+
+load_kv(__file__)

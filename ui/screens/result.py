@@ -1,0 +1,50 @@
+"""The result view: a battle, a round or the whole game decided, with the engine's reasons.
+
+It opens over the table screen when the session reports a ``battle_result``
+or ``game_over`` event and lists every event of that change as the shared
+screen may see it ("Lane 3: North attack 7 ≥ South defence 5 — North wins"),
+so players can check the scoring against the cards on the table.
+"""
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from ui import theme
+from ui.kv import load_kv
+
+
+class ResultView(ModalView):
+    title = StringProperty("")
+    winner = ObjectProperty(None, allownone=True)
+    game_over = BooleanProperty(False)
+    lines = ListProperty()
+
+    def __init__(self, screen, events: list[dict], **kwargs):
+        super().__init__(**kwargs)
+        self.screen = screen
+        over = [e for e in events if e.get("type") == "game_over"]
+        decided = [e for e in events if e.get("type") in ("battle_result", "round_result", "game_over")]
+        headline = over[-1] if over else decided[-1] if decided else events[-1]
+        self.game_over = bool(over)
+        self.title = headline.get("text", "")
+        self.winner = headline.get("winner")
+        self.lines = [e["text"] for e in events if e.get("text") and e is not headline]
+        box = self.ids.lines
+        for text in self.lines:
+            box.add_widget(ResultLine(text=text, bold=text.startswith(("Round", "Battle"))))
+
+    def new_game(self):
+        from kivy.app import App
+        app = App.get_running_app()
+        game = self.screen.session.rules.name
+        self.dismiss()
+        app.go("setup", game=game)
+
+
+class ResultLine(Label):
+    pass
+
+
+load_kv(__file__)

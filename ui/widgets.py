@@ -1,0 +1,112 @@
+"""Widgets every screen uses: buttons, seat badges, counters, zones, cards, banners.
+
+They only show what they are given and report touches; what a touch means is
+decided by the screen (usually: an action sent through ``app.controller``).
+"""
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.stacklayout import StackLayout
+
+from ui import theme
+from ui.kv import load_kv
+
+
+class BigButton(Button):
+    """A flat button at least 48 px high; ``tone`` is its background colour."""
+
+    tone = ListProperty(theme.PANEL_LIGHT)
+
+
+class Panel(BoxLayout):
+    """A box with a flat background colour."""
+
+    tone = ListProperty(theme.PANEL)
+
+
+class SeatBadge(Label):
+    """A player's name on their seat colour (seat None: neutral)."""
+
+    seat = ObjectProperty(None, allownone=True)
+
+
+class Banner(ButtonBehavior, Label):
+    """A message across the screen: a rejected scan, an error, an undo.
+
+    ``show(text)`` displays it for ``seconds`` (one Clock event, not a
+    per-frame callback); touching it hides it at once.
+    """
+
+    tone = ListProperty(theme.WARNING)
+    shown = BooleanProperty(False)
+    _hide_event = None
+
+    def show(self, text: str, tone=None, seconds: float = 8.0) -> None:
+        self.text = text
+        self.tone = tone or theme.WARNING
+        self.shown = True
+        if self._hide_event is not None:
+            self._hide_event.cancel()
+        self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
+
+    def hide(self) -> None:
+        self.shown = False
+        self.text = ""
+        if self._hide_event is not None:
+            self._hide_event.cancel()
+            self._hide_event = None
+
+    def on_press(self):
+        self.hide()
+
+
+class CounterBox(BoxLayout):
+    """One counter: its label, a big value, and − / + when players may correct it."""
+
+    counter_id = StringProperty("")
+    seat = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    value = NumericProperty(0)
+    adjustable = BooleanProperty(False)
+
+    __events__ = ("on_adjust",)
+
+    def on_adjust(self, delta):
+        pass
+
+
+class CardChip(Label):
+    """One card in a zone: its face, or a card back when it lies face down."""
+
+    hidden = BooleanProperty(False)
+
+
+class ZoneBox(ButtonBehavior, BoxLayout):
+    """A zone of the table: its name, its cards (hidden ones as backs) and the engine's summary."""
+
+    zone_id = StringProperty("")
+    title = StringProperty("")
+    seat = ObjectProperty(None, allownone=True)
+    summary = StringProperty("")
+    highlight = BooleanProperty(False)
+    cards = ListProperty()          # [(text, hidden)]
+
+    def on_cards(self, _instance, cards):
+        box: StackLayout = self.ids.chips
+        chips = box.children[::-1]
+        for n, (text, hidden) in enumerate(cards):
+            if n < len(chips):
+                chips[n].text, chips[n].hidden = text, hidden
+            else:
+                box.add_widget(CardChip(text=text, hidden=hidden))
+        for chip in chips[len(cards):]:
+            box.remove_widget(chip)
+
+
+load_kv(__file__)
