@@ -332,15 +332,21 @@ def test_nothing_is_played_before_the_first_attacker_is_chosen():
 
 # ---- the end ---------------------------------------------------------------------------
 
-def _north_down_to(s, graveyard: int, hand: int):
-    """Hand-made position: ``graveyard`` of North's cards are in the graveyard, ``hand`` in hand,
-    deck and discard empty (graveyard + hand = 50)."""
+def _down_to(s, seat, graveyard: int, hand: int, keep=()):
+    """Hand-made position: ``graveyard`` of ``seat``'s cards are in the graveyard, ``hand`` in hand,
+    deck and discard empty (graveyard + hand = 50); the cards in ``keep`` stay playable."""
     assert graveyard + hand == 50
-    keep = {cid("common-swift"), cid("mallard"), cid("osprey")}
+    keep = {cid(k) for k in keep}
     mask = 0
-    for c in [c for c in s["options"]["decks"][NORTH] if c not in keep][:graveyard]:
+    for c in [c for c in s["options"]["decks"][seat] if c not in keep][:graveyard]:
         mask |= BIT[c]
-    return dict(s, deck=[0, s["deck"][1]], hand=[hand, s["hand"][1]], graveyard=[mask, 0])
+    deck, hands, graves = list(s["deck"]), list(s["hand"]), list(s["graveyard"])
+    deck[seat], hands[seat], graves[seat] = 0, hand, mask
+    return dict(s, deck=deck, hand=hands, graveyard=graves)
+
+
+def _north_down_to(s, graveyard: int, hand: int):
+    return _down_to(s, NORTH, graveyard, hand, keep=("common-swift", "mallard", "osprey"))
 
 
 def test_a_player_whose_50_cards_are_all_in_the_graveyard_loses():
@@ -361,6 +367,18 @@ def test_a_player_left_with_one_card_has_run_out_and_loses():
     assert RULES.result(s)["winner"] == SOUTH
     assert "North has run out of cards (1 left" in RULES.result(s)["reason"]
     assert counts(s, NORTH) == {"deck": 0, "hand": 1, "discard": 0, "graveyard": 49, "in_play": 0}
+
+
+def test_both_players_out_of_cards_before_a_stalemate_duel_is_a_draw():
+    """After a stalemate both draw to 5 (rules text); with deck and discard pile empty both are
+    left with one card, so neither can continue: the game is a draw."""
+    s = start(north=["ocean-quahog"], south=["seep-tubeworm"])
+    s = _down_to(s, NORTH, 47, 3, keep=("european-starling", "ocean-quahog"))
+    s = _down_to(s, SOUTH, 47, 3, keep=("house-sparrow", "seep-tubeworm"))
+    s, events = duel(s, ("european-starling", ["ocean-quahog"]), ("house-sparrow", ["seep-tubeworm"]))
+    assert [e["type"] for e in events][-2:] == ["stalemate", "game_over"]
+    assert RULES.result(s)["winner"] is None and RULES.result(s)["reason"] == "both players ran out of cards"
+    assert events[-1]["text"] == "The game is a draw: both players ran out of cards"
 
 
 def test_a_player_who_cannot_support_declares_it_and_loses():
