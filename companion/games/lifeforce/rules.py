@@ -448,7 +448,7 @@ class LifeforceRules(Rules):
         graveyard[loser] |= lost
         discard[winner] |= kept
         new.update(graveyard=graveyard, discard=discard, table=[0, 0], duels=[], battle_winner=winner)
-        how = (f"{players[winner]} wins battle {state['battle']}" if n == 1 else
+        how = (f"{players[winner]} wins battle {state['battle']}, {totals[winner]} to {totals[loser]}" if n == 1 else
                f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
                f"{players[winner]} wins battle {state['battle']}")
         moved = (f"{players[loser]}'s {lost.bit_count()} cards go to the graveyard, "

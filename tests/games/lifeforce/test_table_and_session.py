@@ -133,7 +133,8 @@ def test_a_battle_played_with_pad_events_buttons_and_the_screen(store):
     events = session.confirm(NORTH)                                     # resolve
     result = next(e for e in events if e["type"] == "battle_result")
     assert result["winner"] == NORTH
-    assert result["text"].startswith("North wins battle 1. South's 2 cards go to the graveyard")
+    assert result["text"] == ("North wins battle 1, 32 to 22. South's 2 cards go to the graveyard, "
+                              "North's 2 to the discard pile")
     view = session.view(None)
     assert view["active_seat"] == NORTH and view["awaiting"] == "choice"
     assert {c["id"]: c["value"] for c in view["counters"] if c["seat"] == SOUTH} == {
