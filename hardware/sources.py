@@ -93,5 +93,27 @@ class SimulatedTable(TableSource):
 
 
 def open_table_source(config) -> TableSource:
-    """The readers of the table profile, or the simulated table (no profile, or --sim)."""
-    return SimulatedTable()
+    """The readers of the table profile, or the simulated table, with the reason in its status.
+
+    * ``--sim``, or no profile: the simulated table (emulated RC522 readers, one per pad);
+    * a profile whose readers answer: a :class:`~hardware.polling.PolledTable` on them;
+    * a profile whose readers cannot be opened (no SPI on this machine, a bridge
+      not plugged in, a reader that does not answer): the simulated table, with
+      the profile's pads and a status line that says why.
+    """
+    from hardware.emulator.table import EmulatedTable
+    if getattr(config, "sim", False):
+        return _fallback(EmulatedTable(), "simulated table (--sim)")
+    profile = config.profile()
+    if profile is None or not profile.raw.get("readers"):
+        return _fallback(EmulatedTable(), "simulated table: no table profile with readers")
+    from hardware.readers import open_profile_table
+    table, problems = open_profile_table(profile)
+    if table is not None:
+        return table
+    return _fallback(EmulatedTable(profile.pads), "simulated table, because " + "; ".join(problems))
+
+
+def _fallback(table, why: str) -> TableSource:
+    table.fallback_reason = why
+    return table

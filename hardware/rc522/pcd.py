@@ -30,7 +30,8 @@ Tags found in the previous poll are in HALT.  :meth:`Pcd.inventory` first
 confirms each of them (WUPA, a SELECT with its known UID, HLTA: only that tag
 can answer the SELECT; the others fall back to HALT), retrying a miss, then
 finds new tags with REQA, which only tags in IDLE answer, resolving collisions
-bit by bit, until a REQA meets silence.
+bit by bit, until a REQA meets silence.  (A pad that had no tags starts with
+WUPA instead, which also wakes a tag halted by a neighbouring reader.)
 """
 
 # Frame timing at 106 kbit/s: one bit lasts 128 carrier cycles of 13.56 MHz.
@@ -403,21 +404,26 @@ class Pcd:
     def inventory(self, known=(), limit=8):
         """Every tag on the pad: ``known`` UIDs (bytes) confirmed, new ones discovered; a list of UIDs.
 
-        ``limit`` bounds the discovery loop: a pad holds at most that many tags.
+        On a pad that had no tags, discovery starts with WUPA rather than REQA,
+        so that a tag another reader has halted (a card lying across two pads)
+        is seen here too and can be reported as a conflict.  ``limit`` bounds
+        the discovery loop: a pad holds at most that many tags.
         """
         found = []
         for uid in known:
             if self.confirm(uid):
                 found.append(bytes(uid))
         failures = 0
+        wake_up = not known
         while len(found) < limit and failures < 3:
             try:
-                if self.request(wake_up=False) is None:
+                if self.request(wake_up=wake_up) is None:
                     break
                 uid = self.select_new()
             except (NoReply, Garbled, Collision):
                 failures += 1
                 continue
+            wake_up = False
             self.halt()
             if uid not in found:
                 found.append(uid)

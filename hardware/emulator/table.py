@@ -1,0 +1,152 @@
+"""Tables built from emulated readers: the simulated table, and any profile without its hardware.
+
+:class:`EmulatedTable` gives every pad an :class:`~hardware.emulator.EmulatedRC522`
+polled by the real driver (:class:`~hardware.readers.PadReader` on a
+:class:`~hardware.rc522.transport.Mfrc522Transport`, reset lines on gpiozero's
+MockFactory) and the real :class:`~hardware.debounce.Debouncer`.  ``place`` and
+``lift`` put a virtual tag on a pad or take it away and poll that pad until the
+debouncer has decided, so the events arrive before they return, as the direct
+:class:`~hardware.sources.SimulatedTable` does, but through every layer a real
+table uses.  Time inside is the emulator's modelled time; the events carry the
+host's ``time.monotonic()``.
+"""
+from __future__ import annotations
+
+import time
+
+from companion.table import TableProfile
+from hardware.debounce import Debouncer
+from hardware.emulator.chip import EmulatedRC522, Faults, ModelClock
+from hardware.emulator.tags import VirtualTag
+from hardware.polling import PolledTable
+from hardware.readers import PadReader, ReaderSpec, link_reset_lines, reader_specs
+from hardware.rc522.transport import Mfrc522Transport
+
+RESET_PIN = 25           # the simulated table's readers share one reset line, like the 16-pad wiring
+
+
+def _mock_factory():
+    from gpiozero.pins.mock import MockFactory
+    return MockFactory()
+
+
+class EmulatedTable(PolledTable):
+    """A table of emulated RC522 readers, one per pad (or per ``[[readers]]`` entry of a profile)."""
+
+    simulated = True
+
+    def __init__(self, pads=None, *, specs: list[ReaderSpec] | None = None, clock=time.monotonic,
+                 model: ModelClock | None = None, pin_factory=None, ndef=None, misses_to_remove: int = 3):
+        self.model = model or ModelClock()
+        self.pin_factory = pin_factory or _mock_factory()
+        self._reset_lines: dict[int, object] = {}
+        self.chips: dict[str, EmulatedRC522] = {}
+        self.virtual_tags: dict[str, VirtualTag] = {}
+        self._ndef = ndef
+        readers = [self._emulated_reader(s) for s in (specs or [])]
+        link_reset_lines(readers)
+        super().__init__(readers, debouncer=Debouncer(misses_to_remove), clock=clock, min_cycle_s=0.0,
+                         name="emulated")
+        for pad in pads or []:
+            self._ensure_pad(pad)
+
+    @classmethod
+    def from_profile(cls, profile: TableProfile, **kwargs) -> "EmulatedTable":
+        """The profile's RC522 readers, emulated (bridges are left out: they have their own stand-in)."""
+        specs = [s for s in reader_specs(profile) if s.kind == "rc522"]
+        return cls(specs=specs, **kwargs)
+
+    def _emulated_reader(self, spec: ReaderSpec) -> PadReader:
+        from gpiozero import DigitalOutputDevice
+        reset = None
+        if spec.reset_gpio is not None:
+            reset = self._reset_lines.get(spec.reset_gpio)
+            if reset is None:
+                reset = self._reset_lines[spec.reset_gpio] = DigitalOutputDevice(
+                    spec.reset_gpio, initial_value=True, pin_factory=self.pin_factory)
+        chip = EmulatedRC522(self.model, reset_pin=reset.pin if reset is not None else None,
+                             faults=Faults(seed=len(self.chips) + 1))
+        self.chips[spec.pads[0]] = chip
+        transport = Mfrc522Transport(chip, reset=reset, sleep=self.model.sleep, name=spec.id)
+        return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef)
+
+    def _ensure_pad(self, pad: str) -> PadReader:
+        for r in self.readers:
+            if r.pad == pad:
+                return r
+        spec = ReaderSpec(f"emulated-{pad}", "rc522", (pad,), bus=0, cs=0, reset_gpio=RESET_PIN)
+        reader = self._emulated_reader(spec)
+        self.readers.append(reader)
+        self.pads.append(pad)
+        link_reset_lines(self.readers)
+        if self._sink is not None:
+            reader.open()
+        return reader
+
+    # -- the SimulatedTable interface ----------------------------------------------------------
+    def start(self, on_event, background: bool = False) -> None:
+        super().start(on_event, background=background)
+
+    def set_pads(self, pads: list[str]) -> None:
+        for pad in pads:
+            self._ensure_pad(pad)
+
+    def tag(self, uid: str, kind: str | None = None) -> VirtualTag:
+        """The virtual tag with ``uid`` (one object per UID, so it can lie across two pads)."""
+        uid = uid.upper()
+        if uid not in self.virtual_tags:
+            self.virtual_tags[uid] = VirtualTag(uid, kind)
+        return self.virtual_tags[uid]
+
+    def place(self, pad: str, uid: str) -> list:
+        """Put the tag on ``pad`` and poll until the pad's reader has reported it; returns the events."""
+        reader = self._ensure_pad(pad)
+        self.chips[pad].place(self.tag(uid))
+        return self._settle(reader, lambda: uid.upper() in self.debouncer.on_pad(pad)
+                            or any(c.uid == uid.upper() for c in self.debouncer.conflicts()))
+
+    def lift(self, pad: str, uid: str) -> list:
+        """Take the tag off ``pad`` and poll until the removal is reported; returns the events."""
+        reader = self._ensure_pad(pad)
+        tag = self.virtual_tags.get(uid.upper())
+        if tag is None:
+            return []
+        self.chips[pad].remove(tag)
+        return self._settle(reader, lambda: uid.upper() not in self.debouncer.on_pad(pad))
+
+    def clear(self) -> None:
+        for pad, chip in self.chips.items():
+            for tag in list(chip.tags):
+                self.lift(pad, tag.uid_hex)
+
+    @property
+    def on_pad(self) -> dict[str, set[str]]:
+        return {pad: set(self.debouncer.on_pad(pad)) for pad in self.pads}
+
+    def _settle(self, reader: PadReader, done, max_polls: int = 20) -> list:
+        if self._sink is None:
+            self.start(lambda ev: None)
+        events = []
+        for _ in range(max_polls):
+            events.extend(self.poll_reader(reader))
+            if done():
+                break
+        return events
+
+    fallback_reason = ""
+
+    def status(self) -> list[dict]:
+        """One line for the whole simulated table (and why it is simulated), then any conflicts."""
+        why = self.fallback_reason or "simulated table"
+        head = {"id": "simulated", "kind": "simulated", "ok": True,
+                "detail": f"{why} — {len(self.pads)} virtual pads read by emulated RC522s"}
+        return [head] + [s for s in super().status() if s["kind"] == "conflict"]
+
+    def reader_status(self) -> list[dict]:
+        """Every emulated reader, as a real table lists its readers."""
+        return super().status()
+
+    def close(self) -> None:
+        super().close()
+        for device in self._reset_lines.values():
+            device.close()

@@ -1,0 +1,111 @@
+"""A table read by real readers: poll every pad in turn, debounce, hand out `PadEvent`s.
+
+:class:`PolledTable` is the :class:`~hardware.sources.TableSource` for a table
+profile with readers.  A worker thread polls the RC522 readers one after the
+other (the SPI bus does one thing at a time anyway); reader bridges push their
+reads from their own threads.  Both go through one :class:`Debouncer`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from hardware.debounce import Conflict, Debouncer
+from hardware.sources import EventSink, TableSource
+
+
+class PolledTable(TableSource):
+    """Readers → debouncer → ``on_event``.  ``min_cycle_s`` keeps a small table from spinning the CPU."""
+
+    simulated = False
+
+    def __init__(self, readers, bridges=(), *, debouncer: Debouncer | None = None, clock=time.monotonic,
+                 min_cycle_s: float = 0.02, owned=(), name: str = "table"):
+        self.readers = list(readers)
+        self.bridges = list(bridges)
+        self.pads = [p for r in self.readers for p in r.spec.pads] + [p for b in self.bridges for p in b.spec.pads]
+        self.debouncer = debouncer or Debouncer()
+        self.debouncer.on_conflict = self._conflict
+        self.clock = clock
+        self.min_cycle_s = min_cycle_s
+        self.name = name
+        self.cycles = 0
+        self._owned = list(owned)          # shared pins (reset lines) to close last
+        self._sink: EventSink | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.conflict_log: list[Conflict] = []
+
+    # -- TableSource ---------------------------------------------------------------------------
+    def start(self, on_event: EventSink, background: bool = True) -> None:
+        self._sink = on_event
+        for r in self.readers:
+            r.open()
+        for b in self.bridges:
+            b.start(self.feed)
+        if background and self.readers:
+            self._thread = threading.Thread(target=self._run, name=f"{self.name}-poll", daemon=True)
+            self._thread.start()
+
+    def status(self) -> list[dict]:
+        out = [r.status() for r in self.readers] + [b.status() for b in self.bridges]
+        for c in self.debouncer.conflicts():
+            out.append({"id": f"conflict-{c.uid}", "kind": "conflict", "ok": False, "detail": c.message(),
+                        "pads": list(c.pads)})
+        return out
+
+    def conflicts(self) -> list[Conflict]:
+        """Cards seen on several pads at once right now."""
+        return self.debouncer.conflicts()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        for b in self.bridges:
+            b.close()
+        for r in self.readers:
+            r.close()
+        for device in self._owned:
+            device.close()
+
+    # -- polling ---------------------------------------------------------------------------------
+    def poll_cycle(self) -> list:
+        """Poll every RC522 once; returns (and emits) the events this settled."""
+        events = []
+        for r in self.readers:
+            events.extend(self.poll_reader(r))
+        self.cycles += 1
+        return events
+
+    def poll_reader(self, reader) -> list:
+        uids = reader.poll()
+        if uids is None:
+            return []
+        return self.feed(reader.pad, uids, reader.card_ids(uids))
+
+    def feed(self, pad: str, uids: list[str], card_ids: dict | None = None) -> list:
+        events = self.debouncer.feed(pad, uids, self.clock(), card_ids)
+        for ev in events:
+            self._emit(ev)
+        return events
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            began = time.monotonic()
+            try:
+                self.poll_cycle()
+            except Exception as exc:            # a bug must not kill the table silently
+                for r in self.readers:
+                    r.ok, r.detail = False, f"polling stopped by an error: {exc!r}"
+                raise
+            spare = self.min_cycle_s - (time.monotonic() - began)
+            if spare > 0:
+                self._stop.wait(spare)
+
+    def _emit(self, ev) -> None:
+        if self._sink is not None:
+            self._sink(ev)
+
+    def _conflict(self, conflict: Conflict) -> None:
+        self.conflict_log.append(conflict)

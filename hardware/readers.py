@@ -1,0 +1,358 @@
+"""Readers of a table profile: checking the ``[[readers]]`` entries and building them.
+
+A table profile (``firmware_config/tables/*.toml``) lists readers::
+
+    [[readers]]
+    id = "north-attacker"
+    kind = "rc522"        # an RC522 on the Pi's SPI
+    bus = 0               # SPI bus 0 or 1
+    cs = 0                # hardware chip select (SPI0: 0-1, SPI1: 0-2) … or cs_gpio = <BCM pin>
+    reset_gpio = 25       # BCM pin of the RST line (readers may share one)
+    pads = ["n-attacker"] # exactly one pad per rc522 reader
+
+    [[readers]]
+    id = "pico"
+    kind = "bridge"       # a Pico running firmware_config/bridge, on USB serial
+    port = "/dev/ttyACM0"
+    pads = ["p0", "p1"]   # pad i = the bridge's reader channel i
+
+Readers with ``cs_gpio`` share one spidev node of their bus, opened with
+``no_cs`` (the kernel then leaves chip select alone) and each toggles its own
+GPIO around every transfer; that node is the highest hardware chip select no
+``cs`` reader uses (its CE pin then stays unused).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from companion.table import ProfileError, TableProfile
+from hardware.rc522.pcd import KNOWN_VERSIONS, Pcd, RfidError, ReaderFault
+from hardware.rc522.transport import Mfrc522Transport, open_spidev
+
+HARDWARE_CS = {0: (0, 1), 1: (0, 1, 2)}
+SPI_PINS = {0: {7, 8, 9, 10, 11}, 1: {16, 17, 18, 19, 20, 21}}     # BCM pins each bus claims
+BCM_PINS = range(2, 28)
+RECOVERY_INTERVAL_S = 1.0
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    """One ``[[readers]]`` entry, checked."""
+
+    id: str
+    kind: str
+    pads: tuple[str, ...]
+    bus: int | None = None
+    cs: int | None = None
+    cs_gpio: int | None = None
+    reset_gpio: int | None = None
+    port: str | None = None
+
+    def where(self) -> str:
+        """Where a tinkerer finds this reader: "SPI0 CE0", "SPI1 with chip select on GPIO 5", "/dev/ttyACM0"."""
+        if self.kind == "bridge":
+            return f"the reader bridge on {self.port}"
+        if self.cs is not None:
+            return f"SPI{self.bus} CE{self.cs}"
+        return f"SPI{self.bus} with chip select on GPIO {self.cs_gpio}"
+
+
+def reader_specs(profile: TableProfile) -> list[ReaderSpec]:
+    """The profile's readers, checked; :class:`ProfileError` lists every problem, naming file and reader."""
+    problems: list[str] = []
+    specs: list[ReaderSpec] = []
+    for n, raw in enumerate(profile.raw.get("readers", []), start=1):
+        name = f"reader {n} ({raw.get('id', 'no id')})"
+        spec = _check_reader(raw, name, problems)
+        if spec is not None:
+            specs.append(spec)
+    ids = [s.id for s in specs]
+    for dup in sorted({i for i in ids if ids.count(i) > 1}):
+        problems.append(f"two readers are called {dup!r}")
+    hardware_cs: dict[tuple[int, int], str] = {}
+    gpio_use: dict[int, str] = {}
+    for s in specs:
+        if s.kind != "rc522":
+            continue
+        if s.cs is not None:
+            other = hardware_cs.setdefault((s.bus, s.cs), s.id)
+            if other != s.id:
+                problems.append(f"readers {other} and {s.id} both use SPI{s.bus} CE{s.cs}")
+        if s.cs_gpio is not None:
+            other = gpio_use.setdefault(s.cs_gpio, s.id)
+            if other != s.id:
+                problems.append(f"readers {other} and {s.id} both use GPIO {s.cs_gpio} as chip select")
+    buses = {s.bus for s in specs if s.kind == "rc522"}
+    spi_pins = set().union(*(SPI_PINS[b] for b in buses)) if buses else set()
+    for s in specs:
+        for label, pin in (("cs_gpio", s.cs_gpio), ("reset_gpio", s.reset_gpio)):
+            if pin is not None and pin in spi_pins:
+                problems.append(f"reader {s.id}: {label} = {pin} is a pin of an SPI bus the table uses")
+        if s.reset_gpio is not None and s.reset_gpio in gpio_use:
+            problems.append(f"reader {s.id}: reset_gpio = {s.reset_gpio} is also a chip select")
+    for bus in buses:
+        if any(s.cs_gpio is not None and s.bus == bus for s in specs) and gpio_cs_node(specs, bus) is None:
+            problems.append(f"SPI{bus}: readers with cs_gpio need one spidev node of the bus to borrow, "
+                            f"but every hardware chip select of SPI{bus} has a reader")
+    if problems:
+        raise ProfileError(f"{profile.source}: " + "; ".join(problems))
+    return specs
+
+
+def _check_reader(raw: dict, name: str, problems: list[str]) -> ReaderSpec | None:
+    reader_id = raw.get("id")
+    if not isinstance(reader_id, str) or not reader_id:
+        problems.append(f"{name}: needs an id, e.g. id = \"north-attacker\"")
+        return None
+    kind = raw.get("kind")
+    pads = raw.get("pads", [])
+    if not isinstance(pads, list) or not pads or not all(isinstance(p, str) for p in pads):
+        problems.append(f"{name}: 'pads' must be a non-empty list of pad names")
+        return None
+    before = len(problems)
+    if kind == "rc522":
+        if len(pads) != 1:
+            problems.append(f"{name}: an rc522 reader has exactly one pad, not {len(pads)}")
+        bus = raw.get("bus")
+        if bus not in HARDWARE_CS:
+            problems.append(f"{name}: bus must be 0 or 1, not {bus!r}")
+            return None
+        cs, cs_gpio = raw.get("cs"), raw.get("cs_gpio")
+        if (cs is None) == (cs_gpio is None):
+            problems.append(f"{name}: give either cs (a hardware chip select) or cs_gpio (a BCM pin), not both or neither")
+        elif cs is not None and cs not in HARDWARE_CS[bus]:
+            problems.append(f"{name}: SPI{bus} has chip selects {', '.join(map(str, HARDWARE_CS[bus]))}, not {cs!r}")
+        elif cs_gpio is not None and cs_gpio not in BCM_PINS:
+            problems.append(f"{name}: cs_gpio must be a BCM pin 2-27, not {cs_gpio!r}")
+        reset = raw.get("reset_gpio")
+        if reset is not None and reset not in BCM_PINS:
+            problems.append(f"{name}: reset_gpio must be a BCM pin 2-27, not {reset!r}")
+        unknown = set(raw) - {"id", "kind", "bus", "cs", "cs_gpio", "reset_gpio", "pads"}
+        if unknown:
+            problems.append(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
+        if len(problems) > before:
+            return None
+        return ReaderSpec(reader_id, kind, tuple(pads), bus=bus, cs=cs, cs_gpio=cs_gpio, reset_gpio=reset)
+    if kind == "bridge":
+        port = raw.get("port")
+        if not isinstance(port, str) or not port:
+            problems.append(f"{name}: a bridge needs port = \"/dev/ttyACM0\" (or another serial port)")
+        if len(pads) > 16:
+            problems.append(f"{name}: the bridge polls at most 16 readers, {len(pads)} pads given")
+        unknown = set(raw) - {"id", "kind", "port", "pads"}
+        if unknown:
+            problems.append(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
+        if len(problems) > before:
+            return None
+        return ReaderSpec(reader_id, kind, tuple(pads), port=port)
+    problems.append(f"{name}: kind must be \"rc522\" or \"bridge\", not {kind!r}")
+    return None
+
+
+def gpio_cs_node(specs: list[ReaderSpec], bus: int) -> int | None:
+    """The spidev node (chip select number) that GPIO chip-select readers of ``bus`` borrow."""
+    used = {s.cs for s in specs if s.kind == "rc522" and s.bus == bus and s.cs is not None}
+    free = [cs for cs in HARDWARE_CS[bus] if cs not in used]
+    return free[-1] if free else None
+
+
+class PadReader:
+    """One RC522 under one pad: polls it, remembers its tags between polls, recovers it when it fails.
+
+    :meth:`poll` returns the UIDs (upper-case hex) on the pad, or None when the
+    reader could not be asked (no information, which is not the same as an
+    empty pad).  A reader that stops answering or answers garbage is pulsed on
+    its reset line (with every reader sharing that line) and initialised again,
+    at most once per ``RECOVERY_INTERVAL_S``.
+    """
+
+    kind = "rc522"
+
+    def __init__(self, spec: ReaderSpec, transport: Mfrc522Transport, clock=time.monotonic, ndef=None):
+        self.spec = spec
+        self.pad = spec.pads[0]
+        self.transport = transport
+        self.pcd = Pcd(transport)
+        self.clock = clock
+        self.ndef = ndef                     # hardware.ndef.NdefCache, or None
+        self.known: list[bytes] = []
+        self.ok = False
+        self.detail = "not started"
+        self.version: int | None = None
+        self.faults = 0
+        self.recoveries = 0
+        self.needs_init = True
+        self.line_mates: list[PadReader] = []    # readers sharing this reset line (self included)
+        self._next_recovery = 0.0
+
+    def open(self) -> bool:
+        try:
+            self.version = self.pcd.init()
+        except ReaderFault as exc:
+            self._fail(exc)
+            return False
+        self.needs_init = False
+        self.ok = True
+        self.detail = f"{KNOWN_VERSIONS[self.version]} (version 0x{self.version:02X})"
+        return True
+
+    def _fail(self, exc: Exception) -> None:
+        self.ok = False
+        self.faults += 1
+        self.detail = diagnose(self.spec, exc, self.transport)
+
+    def recover(self) -> bool:
+        """Pulse the reset line and initialise every reader on it again."""
+        self.recoveries += 1
+        self.transport.hard_reset()
+        for mate in self.line_mates or [self]:
+            mate.needs_init = True
+            mate.known = []
+        return self.open()
+
+    def poll(self) -> list[str] | None:
+        if self.needs_init and not self.open():
+            return self._try_recovery()
+        if not self.ok:
+            return self._try_recovery()
+        try:
+            uids = self.pcd.inventory(self.known)
+        except ReaderFault as exc:
+            self._fail(exc)
+            return self._try_recovery()
+        self.known = uids
+        return [u.hex().upper() for u in uids]
+
+    def _try_recovery(self) -> list[str] | None:
+        now = self.clock()
+        if now < self._next_recovery:
+            return None
+        self._next_recovery = now + RECOVERY_INTERVAL_S
+        if self.recover():
+            try:
+                self.known = self.pcd.inventory([])
+                return [u.hex().upper() for u in self.known]
+            except RfidError as exc:
+                self._fail(exc)
+        return None
+
+    def card_ids(self, uids: list[str]) -> dict[str, str | None]:
+        """Card ids written on the tags (NDEF), read once per UID and cached."""
+        if self.ndef is None or not self.ok:
+            return {}
+        return {uid: self.ndef.card_id(self.pcd, bytes.fromhex(uid)) for uid in uids}
+
+    def status(self) -> dict:
+        return {"id": self.spec.id, "kind": "rc522", "ok": self.ok, "detail": self.detail,
+                "where": self.spec.where(), "pads": list(self.spec.pads),
+                "version": None if self.version is None else f"0x{self.version:02X}",
+                "faults": self.faults, "recoveries": self.recoveries}
+
+    def close(self) -> None:
+        self.transport.close()
+
+
+def diagnose(spec: ReaderSpec, exc: Exception, transport=None) -> str:
+    """What is wrong with a reader, in words a tinkerer can act on."""
+    text = str(exc)
+    where = spec.where()
+    if "reads 0x00" in text:
+        return (f"reader {spec.id} on {where} does not answer: version register reads 0x00 — "
+                f"check 3.3 V, GND and the MISO wire")
+    if "reads 0xFF" in text:
+        return (f"reader {spec.id} on {where} does not answer: version register reads 0xFF — "
+                f"MISO floats high: check the MISO wire and that the reader's chip select is the one "
+                f"in the profile ({'cs' if spec.cs is not None else 'cs_gpio'})")
+    if "version register" in text:
+        return (f"reader {spec.id} on {where} answers garbage ({text}) — another reader may be "
+                f"holding MISO (see docs/hardware/wiring.md, 'MISO'), or the wires are too long; "
+                f"it will be reset on GPIO {spec.reset_gpio}" if spec.reset_gpio is not None else
+                f"reader {spec.id} on {where} answers garbage ({text}) and has no reset_gpio to reset it")
+    return f"reader {spec.id} on {where}: {text}"
+
+
+def build_rc522(spec: ReaderSpec, specs: list[ReaderSpec], reset_lines: dict, *, pin_factory=None,
+                spi_speed_hz: int = 4_000_000, clock=time.monotonic, ndef=None) -> PadReader:
+    """A :class:`PadReader` on the Pi's SPI (spidev) with gpiozero pins; raises OSError without SPI."""
+    from gpiozero import DigitalOutputDevice
+    if spec.cs is not None:
+        spi = open_spidev(spec.bus, spec.cs, spi_speed_hz)
+        chip_select = None
+    else:
+        spi = open_spidev(spec.bus, gpio_cs_node(specs, spec.bus), spi_speed_hz, no_cs=True)
+        chip_select = DigitalOutputDevice(spec.cs_gpio, active_high=False, initial_value=False,
+                                          pin_factory=pin_factory)
+    reset = None
+    if spec.reset_gpio is not None:
+        reset = reset_lines.get(spec.reset_gpio)
+        if reset is None:
+            reset = reset_lines[spec.reset_gpio] = DigitalOutputDevice(
+                spec.reset_gpio, initial_value=True, pin_factory=pin_factory)
+    transport = Mfrc522Transport(spi, reset=reset, own_reset=False, name=spec.id, chip_select=chip_select)
+    return PadReader(spec, transport, clock=clock, ndef=ndef)
+
+
+def link_reset_lines(readers: list[PadReader]) -> None:
+    """Tell readers that share a reset line about each other (a reset re-initialises them all)."""
+    by_line: dict[int, list[PadReader]] = {}
+    for r in readers:
+        if r.spec.reset_gpio is not None:
+            by_line.setdefault(r.spec.reset_gpio, []).append(r)
+    for mates in by_line.values():
+        for r in mates:
+            r.line_mates = mates
+
+
+def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz: int = 4_000_000):
+    """A :class:`~hardware.polling.PolledTable` on the profile's readers, or ``(None, problems)``.
+
+    Returns ``(table, [])`` when at least one reader answers (the others show
+    what is wrong in ``status()``), else ``(None, problems)`` in plain words.
+    """
+    from hardware.polling import PolledTable
+    try:
+        specs = reader_specs(profile)
+    except ProfileError as exc:
+        return None, [str(exc)]
+    problems: list[str] = []
+    reset_lines: dict[int, object] = {}
+    readers = []
+    for spec in specs:
+        if spec.kind != "rc522":
+            continue
+        try:
+            readers.append(build_rc522(spec, specs, reset_lines, pin_factory=pin_factory,
+                                       spi_speed_hz=spi_speed_hz))
+        except (OSError, ImportError) as exc:
+            problems.append(no_spi_message(spec, exc))
+    link_reset_lines(readers)
+    answering = [r for r in readers if r.open()]
+    problems.extend(r.detail for r in readers if not r.ok)
+    bridges = []
+    for spec in specs:
+        if spec.kind == "bridge":
+            from hardware.bridge.host import BridgeReader
+            bridge = BridgeReader(spec)
+            if bridge.probe():
+                bridges.append(bridge)
+            else:
+                problems.append(bridge.detail)
+    if not answering and not bridges:
+        for r in readers:
+            r.close()
+        for device in reset_lines.values():
+            device.close()
+        return None, problems
+    return PolledTable(readers, bridges, owned=list(reset_lines.values()), name=profile.name), []
+
+
+def no_spi_message(spec: ReaderSpec, exc: Exception) -> str:
+    node = f"/dev/spidev{spec.bus}.{spec.cs if spec.cs is not None else '?'}"
+    if isinstance(exc, FileNotFoundError) or "No such file" in str(exc):
+        return (f"reader {spec.id} on {spec.where()}: {node} does not exist — this machine has no SPI bus "
+                f"{spec.bus} (on a Pi: add dtparam=spi=on" + (", dtoverlay=spi1-3cs" if spec.bus == 1 else "")
+                + " to /boot/firmware/config.txt and reboot)")
+    if isinstance(exc, PermissionError):
+        return f"reader {spec.id} on {spec.where()}: no permission to open {node} — add your user to the spi group"
+    return f"reader {spec.id} on {spec.where()}: cannot open SPI: {exc}"
