@@ -235,7 +235,7 @@ class LifeforceRules(Rules):
         handler = self._HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction(f"Lifeforce Battle has no action {kind!r}")
-        if state["phase"] == "over" and kind != "identify":
+        if state["phase"] == "over":
             raise IllegalAction("the game is over")
         if kind != "identify" and action.get("seat") not in (0, 1):
             raise IllegalAction(f"{kind} needs a seat, 0 or 1, not {action.get('seat')!r}")
@@ -591,11 +591,11 @@ class LifeforceRules(Rules):
                 + [Zone("deck_check", "Deck check", None, stack=False)])
 
     def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        if state["phase"] == "over":
+            return None                          # a record ends with the game: nothing more is logged
         if zone == "deck_check":
             return {"type": "identify", "card": card_id} if present else None
         seat, place = _parse_zone(zone)
-        if state["phase"] == "over":
-            return None
         if not present:
             # lifting a card means something only while its owner is still placing it
             if state["phase"] in BUILDING and state["turn"] == seat:

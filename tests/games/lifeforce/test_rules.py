@@ -7,7 +7,7 @@ import pytest
 
 from companion.engine import IllegalAction
 from companion.games.lifeforce import RULES
-from companion.games.lifeforce.animals import ANIMALS, Animal, strengths
+from companion.games.lifeforce.animals import Animal, strengths
 from companion.games.lifeforce.rules import BIT
 
 from .play import NORTH, SOUTH, accounted, act, cid, counts, duel, place, start

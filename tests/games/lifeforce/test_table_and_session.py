@@ -9,7 +9,7 @@ import pytest
 from companion import cli
 from companion.bench import bench_engine
 from companion.engine import Rng
-from companion.games.lifeforce import RULES, sample_decks
+from companion.games.lifeforce import RULES
 from companion.records import RecordError, make_record, replay
 from companion.session import Session
 from companion.table import PadEvent, load_profile
