@@ -38,9 +38,11 @@ number::
 
 :func:`parse_pins` checks the lot before anything touches a pin.  Every GPIO
 may have one user only, counting the readers' own pins (any ``…_gpio`` key of
-a ``[[readers]]`` entry, such as ``reset_gpio`` or ``cs_gpio``), and none may be
-a pin of the SPI buses the readers use (``firmware_config/pi/config.txt``
-enables SPI0 and SPI1 with three chip selects).  A bad profile is refused
+a ``[[readers]]`` entry, such as ``reset_gpio`` or ``cs_gpio``; readers may
+share a reset line), and none may be a pin of the SPI buses
+(``firmware_config/pi/config.txt`` turns on SPI0 and SPI1 with three chip
+selects for the readers, so all eleven pins are taken even when a table uses
+one bus).  A bad profile is refused
 with every problem named, the pin and both of its users included::
 
     >>> parse_pins({"leds": [{"id": "north", "kind": "plain", "seat": 0, "gpio": 10}]}, "table.toml")
@@ -141,7 +143,7 @@ def parse_pins(doc: dict, source: str, pads: list[str] | None = None) -> PinProf
         for key, value in reader.items():
             if key.endswith("_gpio"):
                 for gpio in value if isinstance(value, list) else [value]:
-                    users.claim(gpio, f"{name} ({key})")
+                    users.claim(gpio, f"{name} ({key})", shared_by_readers=True)
 
     leds = []
     seen_ids: set[str] = set()
@@ -244,8 +246,13 @@ class _PinUsers:
     def __init__(self, problems: list[str]):
         self.problems = problems
         self.by_pin: dict[int, str] = {}
+        self.reader_pins: set[int] = set()
 
-    def claim(self, gpio, user: str, key: str | None = None) -> int | None:
+    def claim(self, gpio, user: str, key: str | None = None, shared_by_readers: bool = False) -> int | None:
+        """Claim ``gpio`` for ``user``.  Readers may share a pin among themselves (one
+        reset line for several readers); :mod:`hardware.readers` checks their chip selects."""
+        if shared_by_readers and gpio in self.reader_pins:
+            return gpio
         if gpio is None and key is not None:
             self.problems.append(f"{user}: no '{key}' pin given")
             return None
@@ -266,6 +273,8 @@ class _PinUsers:
             self.problems.append(f"GPIO {gpio} is used twice: by {self.by_pin[gpio]} and by {user}")
             return None
         self.by_pin[gpio] = user
+        if shared_by_readers:
+            self.reader_pins.add(gpio)
         return gpio
 
 

@@ -21,7 +21,9 @@ HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 APP_DIR=$(CDPATH='' cd -- "$HERE/../.." && pwd)
 ROOT=""
 DRY_RUN=0
-APP_USER=${SUDO_USER:-pi}
+if [ -n "${SUDO_USER:-}" ]; then APP_USER=$SUDO_USER
+elif [ "$(id -un)" != root ]; then APP_USER=$(id -un)
+else APP_USER=pi; fi
 UNIT=tabletop-companion.service
 KIVY_HOME=/var/lib/tabletop-companion/kivy
 GROUPS="gpio spi input video render"
@@ -34,7 +36,7 @@ usage: $0 [--dry-run] [--root DIR] [--user NAME] [--app-dir DIR]
 
   --dry-run      print every file it would write and every command it would run; change nothing
   --root DIR     install into DIR as if it were / (an SD card's root, a throwaway test dir)
-  --user NAME    the account the companion runs as (default: \$SUDO_USER, else pi; now: $APP_USER)
+  --user NAME    the account the companion runs as (default: whoever ran sudo, else you, else pi; now: $APP_USER)
   --app-dir DIR  the checkout with .venv/bin/companion (default: this checkout, $APP_DIR)
 EOF
 }

@@ -226,3 +226,29 @@ def test_attaching_a_new_game_follows_it_and_drops_the_old_one(store, outputs, c
     assert looks(outputs) == ("blue solid 0.15", "orange pulse")
     first.act({"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"})     # the old game: ignored
     assert looks(outputs) == ("blue solid 0.15", "orange pulse")
+
+
+def test_a_lane_light_follows_the_profile_layout_from_pads_to_zones(store, pin_factory, clock):
+    """led-demo.toml: the battle light sits beside pads n-attacker and s-attacker, which the
+    Lifeforce layout maps to the attacker zones; after a battle it shows the winner's colour."""
+    from pathlib import Path
+
+    from companion.table import load_profile
+    from hardware.pins import parse_pins as pins_of
+
+    profile = load_profile(Path(__file__).resolve().parents[2] / "firmware_config/tables/led-demo.toml")
+    pins = pins_of(profile.raw, profile.source, profile.pads)
+    with TableOutputs(pins, pin_factory=pin_factory, clock=clock, animate=False) as outputs:
+        session = Session.start(store, "lifeforce", seed=7, layout=profile.layout("lifeforce"))
+        outputs.attach(session)
+        rng = Rng(7)
+        for _ in range(2000):
+            clock.advance(2.0)
+            events = session.act(session.rules.random_action(session.state, rng))
+            battles = [e for e in events if e["type"] == "battle_result"]
+            if battles:
+                break
+        else:
+            pytest.fail("no battle in the seeded Lifeforce game")
+        assert {"0.attacker", "1.attacker"} <= set(battles[0]["zones"])
+        assert pin_values(pin_factory, 2, 3, 4) == SEAT_RGB[battles[0]["winner"]]

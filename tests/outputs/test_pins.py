@@ -1,4 +1,6 @@
 """The pin profile: LEDs, buttons and a buzzer listed by BCM GPIO in the table profile."""
+from pathlib import Path
+
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -161,3 +163,28 @@ def test_gpio_that_cannot_be_opened_leaves_the_game_running_without_lights(tmp_p
     assert isinstance(outputs, NoOutputs)
     assert "the LEDs and buttons could not be opened" in outputs.problem
     assert "the game runs without them" in outputs.problem
+
+
+def test_readers_may_share_a_reset_line_but_an_led_may_not_take_it():
+    readers = [{"id": f"r{n}", "pads": [f"p{n}"], "reset_gpio": 25} for n in range(3)]
+    assert parse_pins({"readers": readers}, "table.toml").empty
+    message = refusal({"readers": readers, "buzzer": {"gpio": 25}})
+    assert message == "table.toml: GPIO 25 is used twice: by reader 'r0' (reset_gpio) and by the buzzer"
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "firmware_config" / "tables").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_the_shipped_table_profiles_pass(path):
+    from companion.table import load_profile
+    profile = load_profile(path)
+    parse_pins(profile.raw, profile.source, profile.pads)
+
+
+def test_the_led_demo_table_opens_on_mock_pins(pin_factory, tmp_path):
+    path = Path(__file__).resolve().parents[2] / "firmware_config" / "tables" / "led-demo.toml"
+    config = AppConfig(data_dir=tmp_path, profile_path=path, sim=False)
+    with open_outputs(config, pin_factory=pin_factory) as outputs:
+        assert [spec.id for spec, _ in outputs.seat_lights + outputs.lane_lights] == ["north", "south", "battle"]
+        assert len(outputs.buttons.buttons) == 2 and outputs.buzzer is not None
