@@ -643,7 +643,19 @@ class LifeforceRules(Rules):
 
     # ---- what may be seen ----------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict:
-        """Everything on the table is face up and hands are unknown, so all seats see the same."""
+        """Everything on the table is face up and hands are unknown, so all seats see the same.
+
+        ``detail`` holds what the Lifeforce screen needs: ``battle`` (number),
+        ``starter``, ``duels`` (this battle's duels: per seat animal, name, colour,
+        declared mode, lifespan, support, support_total; resolved duels also
+        ``strength`` and ``stalemate_pair``), ``needs`` (why the player placing
+        cards cannot press done yet, e.g. "support 14 < lifespan 20 (…)", or None),
+        ``counts`` (per seat deck, hand, discard, graveyard, in_play),
+        ``graveyard`` and ``discard`` (card ids known there), ``last_battle``,
+        ``may_mulligan`` and ``buttons`` (the screen actions possible now:
+        mulligan, first_attacker, declare, done, resolve, call, check,
+        cannot_support, forfeit).
+        """
         players = state["options"]["players"]
         phase = state["phase"]
         duel = state["duels"][-1] if state["duels"] else None
