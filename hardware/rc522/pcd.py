@@ -220,7 +220,7 @@ class Pcd:
             io.write(io.TReloadRegL, ticks & 0xFF)
             self._reload = ticks
 
-    def transceive(self, data, tx_bits=0, rx_align=0, reply_bits=16, timeout_us=None):
+    def transceive(self, data, tx_bits=0, rx_align=0, reply_bits=16, timeout_us=None, reply_delay_us=0):
         """Send ``data`` (its last byte holds ``tx_bits`` bits, 0 = all 8) and return ``(reply, valid_bits)``.
 
         ``reply_bits`` is the longest reply expected; the host sleeps for the
@@ -240,10 +240,13 @@ class Pcd:
         io.write(io.BitFramingReg, 0x80 | (rx_align << 4) | tx_bits)      # StartSend
         sent_bits = len(data) * 8 - ((8 - tx_bits) % 8)
         on_air = air_us(sent_bits)
-        wait = on_air + max(timeout_us, FDT_US + air_us(reply_bits)) + BIT_US
+        expected = FDT_US + reply_delay_us + air_us(reply_bits)
+        # Usually sleep until the timer must have fired (one status read settles it); a slow
+        # reply (an EEPROM write) is looked at when expected, then every 200 µs until the timer.
+        wait = on_air + (expected if reply_delay_us else max(timeout_us, expected)) + BIT_US
         io.sleep_us(wait)
         irq, err, level, control, coll = self._status()
-        deadline = wait + air_us(64 * 8)       # a longer reply than expected: wait for it, but bounded
+        deadline = on_air + timeout_us + air_us(64 * 8)     # a longer reply than expected: bounded wait
         while not irq & (IRQ_RX | IRQ_TIMER) and wait < deadline:
             io.sleep_us(200)
             wait += 200
@@ -443,7 +446,7 @@ class Pcd:
         if len(data) != 4:
             raise ValueError("an NTAG page holds 4 bytes")
         reply, bits = self.transceive(with_crc(bytes((NTAG_WRITE, page)) + bytes(data)),
-                                      reply_bits=4, timeout_us=10000)
+                                      reply_bits=4, timeout_us=10000, reply_delay_us=4100)
         if bits != 4 or reply[0] & 0x0F != 0x0A:
             raise Garbled("write of page %d not acknowledged (0x%X)" % (page, reply[0] & 0x0F))
 
