@@ -265,7 +265,7 @@ class LifeforceRules(Rules):
     def _check_card(self, state: State, seat: int, card: str) -> Animal:
         """``card`` may come from ``seat``'s hand: it is in their deck and not in a known pile."""
         who = self._who(state, seat)
-        beast = ANIMALS.get(card)
+        beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
         bit = BIT[card]
@@ -384,7 +384,8 @@ class LifeforceRules(Rules):
                                   total=duel["total"][seat] - ANIMALS[card].lifespan_max)
             place = "support"
         else:
-            raise IllegalAction(f"{ANIMALS[card].name if card in ANIMALS else card!r} is not among the cards "
+            known = isinstance(card, str) and card in ANIMALS
+            raise IllegalAction(f"{ANIMALS[card].name if known else repr(card)} is not among the cards "
                                 f"{self._who(state, seat)} is placing now")
         _return_to_hand(new, seat, BIT[card])
         text = f"{self._who(state, seat)} takes {ANIMALS[card].name} back into hand; " + self._status(new, seat)
@@ -517,7 +518,7 @@ class LifeforceRules(Rules):
     def _identify(self, state: State, action: Action) -> tuple[State, list]:
         """A card on the deck-check pad: whose deck it belongs to and where it is now."""
         card = action.get("card")
-        beast = ANIMALS.get(card)
+        beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
         bit = BIT[card]

@@ -420,3 +420,20 @@ def test_apply_never_changes_the_state_it_is_given():
     before = copy.deepcopy(s)
     t, _ = place(s, NORTH, "common-swift", ["mallard"])
     assert s == before and t != s
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "support", "seat": NORTH},
+    {"type": "support", "seat": NORTH, "card": ["lifeforce.mallard"]},
+    {"type": "play_animal", "seat": "0", "card": "lifeforce.mallard"},
+    {"type": "declare", "seat": NORTH, "mode": "huge"},
+    {"type": "withdraw", "seat": NORTH, "card": ["x"]},
+    {"type": "identify", "seat": NORTH, "card": None},
+    {"type": "adjust", "seat": NORTH, "counter": "hand.0", "delta": "1"},
+    {"type": "fly", "seat": NORTH},
+])
+def test_malformed_actions_are_refused_in_words(action):
+    """Bad input gets a clear error and changes nothing."""
+    s = start()
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, action)
