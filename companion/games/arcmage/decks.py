@@ -9,8 +9,11 @@ card number *or* the same name are copies of each other whatever their version::
     >>> deck = sample_decks()["gaian-grove"]
     >>> validate_deck(deck["main"], deck["regions"])
     []
-    >>> validate_deck({"arcmage.elf-druid": 5}, [])[:2]
-    ['The main deck has 5 cards; it must have exactly 60.', 'There is no region: the chapter needs 1 to 3 region cards.']
+    >>> for problem in validate_deck({"arcmage.elf-druid": 5}, []):
+    ...     print(problem)
+    The main deck has 5 cards; it must have exactly 60.
+    5 copies of Elf Druid (number 101); at most 4 are allowed.
+    There is no region: the chapter needs 1 to 3 region cards.
 
 :func:`validate_deck` reports every violation at once, each in a sentence for
 the deck screen; an empty list means the deck is legal.

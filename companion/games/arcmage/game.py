@@ -42,7 +42,7 @@ from companion.games.arcmage.state import (PILES, Edit, attack_of, defence_of, d
 # Random play (tests, benchmark) leans away from moves that waste a game's resources.
 RANDOM_WEIGHTS = {"next": 0.6, "exhaust": 0.1, "mulligan": 0.3, "discard_region": 0.05, "cancel": 0.2,
                   "unblock": 0.2, "unequip": 0.2, "spend": 0.1, "enter": 3.0, "resource": 3.0,
-                  "attack": 2.0, "block": 2.0, "play": 0.5}
+                  "attack": 2.0, "block": 2.0, "play": 0.5, "claim": 3.0}
 ANY_TIME = {"adjust", "set_mark", "destroy", "spend"}
 PLAYER_COUNTERS = ("vp", "hp", "hand", "deck", "gold")
 

@@ -90,7 +90,7 @@ def enter_phase(e: Edit, phase: str, events: list) -> None:
         p["mulligan"] = False                  # kept the hand and proceeded: no mulligan later
     events.append(event("phase", f"{who(s, seat)}: {PHASE_LABELS[phase]}", seat=seat, phase=phase))
     if phase == "draw" and p["deck"] == 0:
-        finish(e, 1 - seat, f"{who(s, seat)} cannot draw: their deck is empty", events)
+        finish(e, 1 - seat, f"{who(s, seat)} cannot draw: their deck is empty", events, how="deck_out")
 
 
 def end_turn(e: Edit, events: list) -> None:
