@@ -46,14 +46,12 @@ def catalogue() -> Catalogue:
     return _catalogue
 
 
-def use_catalogue(cards: Catalogue) -> None:
-    """Play with ``cards`` (e.g. the catalogue merged with a player's own)."""
-    global _catalogue, _with_user_cards
-    _catalogue, _with_user_cards = cards, True
-
-
 def card(card_id: str) -> Card:
-    """The card called ``card_id``, or IllegalAction in words a player understands."""
+    """The card called ``card_id``, or IllegalAction in words a player understands.
+
+    An id the shipped catalogue lacks is looked up once more with the player's
+    own cards (``<data dir>/cards/arcmage.json``) merged in.
+    """
     global _catalogue, _with_user_cards
     found = catalogue().get(card_id)
     if found is None and not _with_user_cards:

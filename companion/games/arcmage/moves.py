@@ -68,6 +68,8 @@ def action_groups(rules, state: dict) -> list[list[dict]]:
         groups.append([{"type": "unassign", "seat": seat, "card": c["id"]} for _, c in _actors(p) if c["assigned"]])
     elif phase == "upkeep":
         groups.append([nxt])
+        if gold_available(p):
+            groups.append([{"type": "spend", "seat": seat, "amount": 1}])
     elif phase == "tactical":
         groups.append([nxt])
         groups.append(_claims(state, seat))

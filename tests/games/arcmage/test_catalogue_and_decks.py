@@ -1,4 +1,5 @@
 """The Arcmage catalogue and the deck-building rules (rules text, 'Deck Building')."""
+import json
 from collections import Counter
 
 from companion.cards import Card, Catalogue, load_catalogue
@@ -116,3 +117,26 @@ def test_a_deck_given_as_a_list_of_physical_cards_counts_the_same():
     deck = sample_decks()["gaian-grove"]
     cards = [card for card, n in deck["main"].items() for _ in range(n)]
     assert validate_deck(cards, deck["regions"]) == []
+
+
+def test_a_players_own_card_can_be_played(tmp_path, monkeypatch):
+    """Issue 6: 'Players can add their own cards' (companion/cards.py: <data dir>/cards/arcmage.json)."""
+    from companion.games.arcmage import cards as arc
+    from .play import NORTH, act, gold, started, to_phase
+    (tmp_path / "tabletop-companion" / "cards").mkdir(parents=True)
+    (tmp_path / "tabletop-companion" / "cards" / "arcmage.json").write_text(json.dumps({
+        "game": "arcmage", "format": 1, "cards": [{"id": "arcmage.my-treant", "name": "My Treant", "attrs": {
+            "type": "creature", "faction": "gaian", "number": 9001, "version": 1,
+            "cost": 2, "atk": 3, "defence": 5}}]}))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(arc, "_catalogue", None)
+    monkeypatch.setattr(arc, "_with_user_cards", False)
+    s, _ = to_phase(gold(started(), NORTH, 2), "entrance")
+    s, events = act(s, "enter", NORTH, card="arcmage.my-treant", to="front")
+    assert events[0]["text"] == "North pays 2 gold: My Treant (3/5) enters the Front."
+
+
+def test_the_deck_module_examples_hold():
+    import doctest
+    from companion.games.arcmage import decks
+    assert doctest.testmod(decks).failed == 0

