@@ -126,6 +126,18 @@ def read_catalogue_file(path: Path, game: str) -> list[Card]:
 
 
 _shipped: dict[str, list[Card]] = {}
+_user_dir: Path | None = None
+
+
+def use_user_dir(path: Path | None) -> None:
+    """Merge players' own cards from ``path/cards/<game>.json`` into every catalogue loaded from now on.
+
+    The composition root calls this with the data directory before any engine
+    is imported (engines load their catalogue at import).  Tests leave it unset,
+    so they see exactly the shipped cards.
+    """
+    global _user_dir
+    _user_dir = Path(path) if path is not None else None
 
 
 def load_catalogue(game: str, user_dir: Path | None = None) -> Catalogue:
@@ -133,6 +145,7 @@ def load_catalogue(game: str, user_dir: Path | None = None) -> Catalogue:
     if game not in _shipped:
         _shipped[game] = read_catalogue_file(DATA_DIR / game / "cards.json", game)
     cards = {c.id: c for c in _shipped[game]}
+    user_dir = user_dir if user_dir is not None else _user_dir
     if user_dir is not None:
         extra = Path(user_dir) / "cards" / f"{game}.json"
         if extra.exists():

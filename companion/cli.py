@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         from companion.bootstrap import run_tests
         return run_tests(argv[1:])
     args = build_parser().parse_args(argv)
+    if args.command in ("run", "simulate", "replay", "export"):
+        from companion import cards
+        cards.use_user_dir(paths.data_dir(args.data_dir))     # players' own printed cards
     return args.func(args) or 0
 
 

@@ -110,3 +110,18 @@ def test_layout_names_unknown_zones():
     layout = Layout("sams", {"p": "0.lane9"})
     with pytest.raises(ProfileError, match="'0.lane9', which sams does not have"):
         layout.validate([z.id for z in get("sams").zones({})])
+
+
+def test_players_own_cards_are_merged_over_the_shipped_catalogue(tmp_path):
+    """Issue 2/3/4/6: the catalogue format lets a player add their own printed cards."""
+    import json
+    from companion.cards import CatalogueError, load_catalogue
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "sams.json").write_text(json.dumps({"game": "sams", "format": 1, "cards": [
+        {"id": "sams.7h", "name": "Seven of Hearts (gold foil)", "attrs": {"rank": 7, "suit": "hearts"}}]}))
+    merged = load_catalogue("sams", user_dir=tmp_path)
+    assert merged["sams.7h"].name == "Seven of Hearts (gold foil)" and len(merged) == 36
+    assert load_catalogue("sams")["sams.7h"].name == "7 of Hearts"
+    (tmp_path / "cards" / "sams.json").write_text('{"game": "sams", "cards": [{"id": "chess.king", "name": "K"}]}')
+    with pytest.raises(CatalogueError, match="does not start with 'sams.'"):
+        load_catalogue("sams", user_dir=tmp_path)
