@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 
 from companion.table import ProfileError, TableProfile
-from hardware.rc522.pcd import KNOWN_VERSIONS, Pcd, RfidError, ReaderFault
+from hardware.rc522.pcd import KNOWN_VERSIONS, KnownTags, Pcd, RfidError, ReaderFault
 from hardware.rc522.transport import Mfrc522Transport, open_spidev
 
 HARDWARE_CS = {0: (0, 1), 1: (0, 1, 2)}
@@ -176,7 +176,7 @@ class PadReader:
         self.pcd = Pcd(transport)
         self.clock = clock
         self.ndef = ndef                     # hardware.ndef.NdefCache, or None
-        self.known: list[bytes] = []
+        self.known = KnownTags()
         self.ok = False
         self.detail = "not started"
         self.version: int | None = None
@@ -208,7 +208,7 @@ class PadReader:
         self.transport.hard_reset()
         for mate in self.line_mates or [self]:
             mate.needs_init = True
-            mate.known = []
+            mate.known.clear()
         return self.open()
 
     def poll(self) -> list[str] | None:
@@ -217,11 +217,11 @@ class PadReader:
         if not self.ok:
             return self._try_recovery()
         try:
-            uids = self.pcd.inventory(self.known)
+            uids = self.pcd.inventory(self.known.uids())
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
-        self.known = uids
+        self.known.update(uids)
         return [u.hex().upper() for u in uids]
 
     def _try_recovery(self) -> list[str] | None:
@@ -231,8 +231,9 @@ class PadReader:
         self._next_recovery = now + RECOVERY_INTERVAL_S
         if self.recover():
             try:
-                self.known = self.pcd.inventory([])
-                return [u.hex().upper() for u in self.known]
+                uids = self.pcd.inventory([])
+                self.known.update(uids)
+                return [u.hex().upper() for u in uids]
             except RfidError as exc:
                 self._fail(exc)
         return None

@@ -10,7 +10,7 @@ Nothing here is specific to the Pico except :func:`main`; the tests run
 :class:`Bridge` under CPython with stand-ins for ``machine.SPI``/``machine.Pin``
 that drive the RC522 emulator.
 """
-from pcd import KNOWN_VERSIONS, Pcd, ReaderFault, RfidError
+from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import encode, uids_field
 
 FIRMWARE = "bridge-1"
@@ -75,7 +75,7 @@ class Bridge:
         self.write = write
         self.transports = [PicoTransport(spi, cs, reset_pin, sleep_us) for cs in cs_pins]
         self.pcds = [Pcd(t) for t in self.transports]
-        self.known = [[] for _ in cs_pins]
+        self.known = [KnownTags() for _ in cs_pins]
         self.ok = [False] * len(cs_pins)
         self.since_fault = [0] * len(cs_pins)
         self.seq = 0
@@ -99,7 +99,7 @@ class Bridge:
             self.send("FAULT", ch, str(exc))
             return False
         self.ok[ch] = True
-        self.known[ch] = []
+        self.known[ch].clear()
         self.send("READER", ch, "%02X" % version)
         return True
 
@@ -120,13 +120,13 @@ class Bridge:
                         self.since_fault[ch] = 0
                     continue
             try:
-                uids = self.pcds[ch].inventory(self.known[ch])
+                uids = self.pcds[ch].inventory(self.known[ch].uids())
             except RfidError as exc:
                 self.ok[ch] = False
                 self.since_fault[ch] = RECOVER_EVERY       # try a reset at once, then every RECOVER_EVERY polls
                 self.send("FAULT", ch, str(exc))
                 continue
-            self.known[ch] = uids
+            self.known[ch].update(uids)
             self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
 
     def run(self):

@@ -141,6 +141,36 @@ def cascade_parts(uid):
     raise ValueError("a UID has 4, 7 or 10 bytes, not %d" % len(uid))
 
 
+class KnownTags:
+    """The UIDs a pad's next poll confirms: those found, and those missed in fewer than ``keep`` polls in a row.
+
+    A tag that misses a poll stays in HALT; only WUPA wakes it, and the
+    discovery step uses REQA, so forgetting it after one missed poll would lose
+    it for as long as it lies there.  Keeping it on the list for ``keep`` polls
+    (more than the debouncer needs to report it gone) costs one short timeout
+    per attempt for a tag that really left.
+    """
+
+    def __init__(self, keep=8):
+        self.keep = keep
+        self.misses = {}
+
+    def uids(self):
+        return list(self.misses)
+
+    def update(self, found):
+        for uid in list(self.misses):
+            if uid not in found:
+                self.misses[uid] += 1
+                if self.misses[uid] >= self.keep:
+                    del self.misses[uid]
+        for uid in found:
+            self.misses[uid] = 0
+
+    def clear(self):
+        self.misses = {}
+
+
 class Pcd:
     """One MFRC522 and the tags in its field.
 
