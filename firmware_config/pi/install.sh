@@ -157,6 +157,14 @@ trim < "$WORK/config.base" > "$WORK/config.base.trimmed"
 put_file "$CONFIG_TXT" "$WORK/config.txt" -
 
 # ---- 2. the kiosk service ----------------------------------------------------
+# systemd refuses to start a unit that names a group the system lacks: keep the ones it has.
+if [ -f "$ROOT/etc/group" ]; then
+    present=""
+    for group in $GROUPS; do
+        if grep -q "^$group:" "$ROOT/etc/group"; then present="$present $group"; fi
+    done
+    GROUPS=${present# }
+fi
 sed -e "s|@USER@|$APP_USER|g" -e "s|@APP_DIR@|$APP_DIR|g" -e "s|@KIVY_HOME@|$KIVY_HOME|g" \
     -e "s|@GROUPS@|$GROUPS|g" "$HERE/$UNIT" > "$WORK/$UNIT"
 put_file "/etc/systemd/system/$UNIT" "$WORK/$UNIT" 0644
@@ -179,9 +187,7 @@ fi
 
 # ---- the running system only -------------------------------------------------
 for group in $GROUPS; do
-    if [ -n "$ROOT" ] || getent group "$group" > /dev/null 2>&1; then
-        run usermod -aG "$group" "$APP_USER"
-    fi
+    run usermod -aG "$group" "$APP_USER"
 done
 run chown -R "$APP_USER:" "$(dirname -- "$KIVY_HOME")"
 run systemctl daemon-reload

@@ -146,3 +146,12 @@ def test_a_wrong_option_is_refused_in_words(tmp_path):
     assert "install.sh: unknown option --colour" in done.stderr
     done = subprocess.run([SHELL, str(SCRIPT), "--root", str(tmp_path / "nowhere")], capture_output=True, text=True)
     assert done.returncode == 2 and "is not a directory" in done.stderr
+
+
+def test_the_service_names_only_groups_the_system_has(pi_root):
+    (pi_root / "etc").mkdir()
+    (pi_root / "etc" / "group").write_text("root:x:0:\nvideo:x:44:pi\ninput:x:105:\ngpio:x:997:pi\n")
+    output = install(pi_root)
+    unit = (pi_root / UNIT).read_text()
+    assert "SupplementaryGroups=gpio input video\n" in unit
+    assert "usermod -aG spi" not in output and "usermod -aG gpio pi" in output
