@@ -40,6 +40,7 @@ def documented_look(view: dict, seat: int) -> str:
         return f"{colour} blink" if winner in (None, seat) else "off"
     mover = view["active_seat"] == seat or (view["active_seat"] is None and view["awaiting"] is not None)
     if mover:
+        assert view["awaiting"] in RHYTHM_FOR_AWAITING, f"engine.py: awaiting must be one of {list(RHYTHM_FOR_AWAITING)}"
         return f"{colour} {RHYTHM_FOR_AWAITING[view['awaiting']]}"
     return f"{colour} solid {DIM}"
 
