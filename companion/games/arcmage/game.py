@@ -36,8 +36,7 @@ from companion.games.arcmage import rules as R
 from companion.games.arcmage import view as views
 from companion.games.arcmage.cards import CHAPTER_NUMERALS, DOMAIN_LABELS, DOMAINS
 from companion.games.arcmage.decks import validate_deck
-from companion.games.arcmage.state import (PILES, Edit, attack_of, defence_of, domain_points, find,
-                                           find_any, gold_available, is_top)
+from companion.games.arcmage.state import PILES, Edit, attack_of, find, find_any, gold_available, is_top
 
 # Random play (tests, benchmark) leans away from moves that waste a game's resources.
 RANDOM_WEIGHTS = {"next": 0.6, "exhaust": 0.1, "mulligan": 0.3, "discard_region": 0.05, "cancel": 0.2,
@@ -443,7 +442,6 @@ class ArcmageRules(Rules):
                 e.replace(owner, pile, i, spells=x["spells"] + [sp])
                 events.append(event("spell", f"{R.who(s, seat)} casts {c.name} on {arc.name(x['card'])}: "
                                              f"{c.attrs.get('text', '')}", seat=seat, card=c.id))
-                R.kill_if_dead(e, owner, x["id"], events)
         else:
             _, owner, area = target.split(":")
             e.lst(seat, "spells").append({"id": e.new_id(), "card": c.id, "on": [int(owner), area]})

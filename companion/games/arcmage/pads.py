@@ -61,9 +61,10 @@ def interpret(state: dict, zone: str, card_id: str, present: bool) -> dict | Non
     if phase == "setup":
         raise IllegalAction("Put your regions on your region pad and press Ready first.")
     if kind == "vault":
-        if any(r["card"] == card_id for r in p["vault"]):
-            return None
-        return {"type": "resource", "seat": seat, "card": card_id}
+        resource = {"type": "resource", "seat": seat, "card": card_id}
+        if any(r["card"] == card_id for r in p["vault"]) and not _may_add_resource(state, seat):
+            return None                               # put back after a look
+        return resource
     if kind == "handoff":
         if card_type == "creature":
             raise IllegalAction(f"{c.name} is a creature: put it on your Front pad or on top of a domain pad.")
@@ -75,20 +76,27 @@ def interpret(state: dict, zone: str, card_id: str, present: bool) -> dict | Non
                 return None
             return {"type": "play", "seat": seat, "card": card_id}
         raise IllegalAction(f"{c.name} is not a creature: only creatures go into a domain. Play it on your play pad.")
-    here = [x for x in p[kind] if x["card"] == card_id]
+    # A card seen again may be a put-back or another copy of the same card (its own tag):
+    # the phase decides which is meant; a wrong guess is one undo away.
+    if phase == "entrance" and state["active"] == seat:
+        return {"type": "enter", "seat": seat, "card": card_id, "to": kind}
     if phase in ("move1", "move2"):
         source = _movable(p, card_id, kind)
         if source is not None:
             return {"type": "move", "seat": seat, "card": source["id"], "to": kind}
-    if here:
+    if any(x["card"] == card_id for x in p[kind]):
         return None                                   # put back where it already was
-    if phase == "entrance":
-        return {"type": "enter", "seat": seat, "card": card_id, "to": kind}
     if _in_play(p, card_id):
         raise IllegalAction(f"{c.name} moves only in a Move or Attack phase, from the top of a domain to the Front "
                             "or back. Put it back where it was.")
     raise IllegalAction(f"{c.name} enters play in your Entrance phase (now: {_phase_text(state)}). "
                         "Take it back into your hand.")
+
+
+def _may_add_resource(state: dict, seat: int) -> bool:
+    p = state["p"][seat]
+    return (state["active"] == seat and state["phase"] in ("play1", "play2") and not p["resourced"]
+            and not p["exhausted"] and state["combat"] is None)
 
 
 def _movable(p: dict, card_id: str, to: str) -> dict | None:
@@ -122,19 +130,31 @@ def _phase_text(state: dict) -> str:
 
 
 def scan_for(state: dict, action: dict) -> tuple[str, str] | None:
-    """The (zone, card) whose placement makes ``action``; None for screen-only actions."""
+    """The (zone, card) whose placement makes ``action``; None for screen-only actions.
+
+    The simulated table gives each card id one virtual tag, so it cannot put a
+    second copy where a copy already lies: such actions go through the screen.
+    """
     kind, seat = action.get("type"), action.get("seat")
     if kind == "region":
         return f"{seat}.region", action["card"]
-    if kind == "resource":
-        return f"{seat}.vault", action["card"]
-    if kind == "play":
+    if kind == "play" and "target" not in action and "cost" not in action:
         return f"{seat}.handoff", action["card"]
-    if kind == "enter":
-        return f"{seat}.{action['to']}", action["card"]
-    if kind == "move":
+    if kind == "resource":
+        zone, card_id = f"{seat}.vault", action["card"]
+    elif kind == "enter" and "cost" not in action:
+        zone, card_id = f"{seat}.{action['to']}", action["card"]
+    elif kind == "move":
         where = find(state["p"][seat], action["card"])
         if where is None:
             return None
-        return f"{seat}.{action['to']}", state["p"][seat][where[0]][where[1]]["card"]
-    return None
+        zone, card_id = f"{seat}.{action['to']}", state["p"][seat][where[0]][where[1]]["card"]
+        mover = state["p"][seat][where[0]][where[1]]
+        if _movable(state["p"][seat], card_id, action["to"]) is not mover:
+            return None                               # another copy would be read as the mover
+    else:
+        return None
+    pile = state["p"][seat]["vault" if kind == "resource" else zone.split(".")[1]]
+    if any(x["card"] == card_id for x in pile):
+        return None
+    return zone, card_id

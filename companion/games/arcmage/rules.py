@@ -14,11 +14,11 @@ documented at its ``_do_<type>`` method below; ``legal_actions`` lists them.
 """
 from __future__ import annotations
 
-from companion.engine import IllegalAction, Rng, event, hidden_event
+from companion.engine import IllegalAction, Rng, event
 from companion.games.arcmage import cards as arc
 from companion.games.arcmage.cards import DOMAINS, DOMAIN_LABELS
 from companion.games.arcmage.state import (PILES, Edit, attack_of, defence_of, domain_points, find,
-                                           find_any, gold_available, is_top, new_player)
+                                           gold_available, new_player)
 
 MAIN_DECK = 60
 START_HAND = 7

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli
-from companion.engine import IllegalAction, Rng, redact_event
+from companion.engine import IllegalAction, redact_event
 from companion.games.arcmage import RULES
 from companion.games.arcmage.cards import kind as card_kind
 from companion.games.arcmage.state import PILES, main_cards_accounted
@@ -47,19 +47,26 @@ def test_what_a_card_on_each_pad_means():
     s = RULES.setup(RULES.normalise_options({}), 1)
     assert RULES.interpret(s, "0.region", cid("sacred-grove"), True) == {
         "type": "region", "seat": NORTH, "card": cid("sacred-grove")}
-    s = gold(started(), NORTH, 3)
+    s = gold(started(), NORTH, 3)                                                  # three Ghouls in the vault
     s, _ = to_phase(s, "play1")
-    assert RULES.interpret(s, "0.vault", cid("ghoul"), True) is None              # already there
-    assert RULES.interpret(s, "0.vault", cid("bribe"), True) == {"type": "resource", "seat": NORTH, "card": cid("bribe")}
     assert RULES.interpret(s, "0.handoff", cid("living-bow"), True) == {
         "type": "play", "seat": NORTH, "card": cid("living-bow")}
+    action = RULES.interpret(s, "0.vault", cid("bribe"), True)
+    assert action == {"type": "resource", "seat": NORTH, "card": cid("bribe")}
+    assert RULES.interpret(s, "0.vault", cid("ghoul"), True) == {                 # a fourth Ghoul (own tag)
+        "type": "resource", "seat": NORTH, "card": cid("ghoul")}
+    s, _ = RULES.apply(s, action)
+    assert RULES.interpret(s, "0.vault", cid("ghoul"), True) is None              # vault done: put back
     s, _ = to_phase(s, "entrance")
     action = RULES.interpret(s, "0.science", cid("elf-druid"), True)
     assert action == {"type": "enter", "seat": NORTH, "card": cid("elf-druid"), "to": "science"}
     assert RULES.scan_for(s, action) == ("0.science", cid("elf-druid"))
     s, _ = RULES.apply(s, action)
-    assert RULES.interpret(s, "0.science", cid("elf-druid"), True) is None        # put back
+    assert RULES.interpret(s, "0.science", cid("elf-druid"), True) == action      # Entrance: a second copy
+    assert RULES.scan_for(s, action) is None           # the simulated table has one tag per card: the screen
     assert RULES.interpret(s, "0.science", cid("elf-druid"), False) is None       # lifted to read it
+    s, _ = to_phase(s, "discard")
+    assert RULES.interpret(s, "0.science", cid("elf-druid"), True) is None        # put back
 
 
 def test_a_top_servant_placed_on_the_front_in_a_move_phase_moves():
@@ -250,7 +257,8 @@ def test_property_random_games_end_and_every_card_is_always_in_exactly_one_place
             RULES.apply(before, action)
             assert json.dumps(before, sort_keys=True) == frozen          # the input is untouched
             assert action in RULES.legal_actions(before)                  # random_action samples legally
-            json.dumps(after)
+            for seat in (None, NORTH, SOUTH):
+                json.dumps(RULES.view(after, seat))                      # every screen renders, as JSON
 
     for seed in range(40):
         options = {"vp_target": 2} if seed % 4 == 0 else {}
@@ -265,3 +273,11 @@ def test_bench_engines_reports_turns_per_second():
     from companion.bench import bench_engine
     figures = bench_engine("arcmage", seconds=0.3)
     assert figures["turns_per_second"] > 0 and figures["units_completed"] > 0
+
+
+def test_a_random_game_plays_through_the_simulated_table():
+    """`companion simulate --game arcmage`: regions, vault cards, creatures and played cards are put on
+    pads (virtual tags through a real session); the rest is done on the screen."""
+    from companion.simulate import simulate
+    outcome = simulate(game="arcmage", seed=2)
+    assert outcome["summary"]["over"] and outcome["played_by_placing_cards"] >= 6   # at least the regions
