@@ -106,7 +106,7 @@ def cmd_bench(args) -> int:
 
 def cmd_doctor(args) -> int:
     from hardware.doctor import doctor
-    return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout)
+    return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
 
 
 def cmd_run(args) -> int:
@@ -176,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")
     d.add_argument("--profile", help="table profile TOML")
     d.add_argument("--seconds", type=float, default=2.0, help="how long to watch live reads")
+    d.add_argument("--emulate", action="store_true", help="check the profile against emulated readers (no hardware needed)")
     d.set_defaults(func=cmd_doctor)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")

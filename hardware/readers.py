@@ -326,7 +326,7 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
             readers.append(build_rc522(spec, specs, reset_lines, pin_factory=pin_factory,
                                        spi_speed_hz=spi_speed_hz))
         except (OSError, ImportError) as exc:
-            problems.append(no_spi_message(spec, exc))
+            problems.append(no_spi_message(spec, exc, specs))
     link_reset_lines(readers)
     answering = [r for r in readers if r.open()]
     problems.extend(r.detail for r in readers if not r.ok)
@@ -348,8 +348,13 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
     return PolledTable(readers, bridges, owned=list(reset_lines.values()), name=profile.name), []
 
 
-def no_spi_message(spec: ReaderSpec, exc: Exception) -> str:
-    node = f"/dev/spidev{spec.bus}.{spec.cs if spec.cs is not None else '?'}"
+def spidev_node(spec: ReaderSpec, specs: list[ReaderSpec]) -> str:
+    cs = spec.cs if spec.cs is not None else gpio_cs_node(specs, spec.bus)
+    return f"/dev/spidev{spec.bus}.{cs}"
+
+
+def no_spi_message(spec: ReaderSpec, exc: Exception, specs: list[ReaderSpec] = ()) -> str:
+    node = spidev_node(spec, list(specs) or [spec])
     if isinstance(exc, FileNotFoundError) or "No such file" in str(exc):
         return (f"reader {spec.id} on {spec.where()}: {node} does not exist — this machine has no SPI bus "
                 f"{spec.bus} (on a Pi: add dtparam=spi=on" + (", dtoverlay=spi1-3cs" if spec.bus == 1 else "")

@@ -1,0 +1,162 @@
+"""`companion doctor`: check a table's readers and pads and say what is wrong, in words a tinkerer can act on.
+
+It reads the table profile, opens every reader, shows its chip version (and
+checks the chip's CRC coprocessor), lists the pads, watches live reads for a
+few seconds and ends with what to fix.  It never crashes on missing hardware:
+a machine without SPI gets told so.  ``emulate=True`` runs the same checks on
+emulated readers (with a virtual tag on the first pad), to see what a healthy
+table looks like.
+
+Exit code: 0 all readers answer, 1 some do not, 2 the profile itself is wrong.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from companion.table import ProfileError, load_profile
+from hardware.debounce import Debouncer
+from hardware.readers import build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
+
+
+def _default_profile() -> Path | None:
+    from companion import paths
+    candidate = paths.config_dir() / "table.toml"
+    return candidate if candidate.exists() else None
+
+
+def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, table=None) -> int:
+    import sys
+    out = out or sys.stdout
+
+    def say(line: str = "") -> None:
+        print(line, file=out)
+
+    path = Path(profile) if profile else _default_profile()
+    if path is None:
+        say("No table profile: give one with --profile, e.g.")
+        say("  companion doctor --profile firmware_config/tables/table-2pad.toml")
+        return 2
+    try:
+        prof = load_profile(path)
+        specs = reader_specs(prof)
+    except ProfileError as exc:
+        say(f"The table profile cannot be used: {exc}")
+        return 2
+    say(f"Table {prof.name!r} from {path}" + ("  [emulated readers]" if emulate or table else ""))
+    if not specs:
+        say("The profile lists no readers, so the companion will use the simulated table.")
+        return 1
+
+    problems: list[str] = []
+    missing_spi: list = []
+    readers, bridges, owned = [], [], []
+    if table is None and emulate:
+        from hardware.emulator.table import EmulatedTable
+        table = EmulatedTable.from_profile(prof)
+        if table.readers:
+            table.chips[table.readers[0].pad].place(table.tag("04D0C70A11E501"))
+    if table is not None:
+        readers = list(table.readers)
+        owned = [table]
+    else:
+        reset_lines: dict = {}
+        for spec in specs:
+            if spec.kind != "rc522":
+                continue
+            try:
+                readers.append(build_rc522(spec, specs, reset_lines))
+            except FileNotFoundError:
+                missing_spi.append(spec)
+            except (OSError, ImportError) as exc:
+                problems.append(no_spi_message(spec, exc, specs))
+        link_reset_lines(readers)
+        owned = list(reset_lines.values())
+    for spec in specs:
+        if spec.kind == "bridge" and not emulate:
+            from hardware.bridge.host import BridgeReader
+            bridges.append(BridgeReader(spec))
+
+    say("")
+    say("Readers:")
+    for spec in specs:
+        reset = f", reset on GPIO {spec.reset_gpio}" if spec.reset_gpio is not None else ""
+        kind = "RC522 on " if spec.kind == "rc522" else ""
+        say(f"  {spec.id}: {kind}{spec.where()}{reset}; pads {', '.join(spec.pads)}")
+        if spec in missing_spi:
+            say(f"    {spec.id}: cannot be reached, {spidev_node(spec, specs)} does not exist")
+    if missing_spi:
+        buses = sorted({s.bus for s in missing_spi})
+        overlay = ", dtoverlay=spi1-3cs" if 1 in buses else ""
+        problems.append(
+            f"this machine has no SPI bus {' or '.join(map(str, buses))} (no /dev/spidev* device), so "
+            f"{len(missing_spi)} RC522 reader(s) cannot be reached. On the Pi: add dtparam=spi=on{overlay} to "
+            f"/boot/firmware/config.txt (see firmware_config/pi/) and reboot; elsewhere, try "
+            f"'companion doctor --emulate' to see a healthy table")
+    for r in readers:
+        if r.open():
+            crc = "CRC coprocessor OK" if r.pcd.crc_self_test() else "CRC coprocessor gives wrong results"
+            say(f"    {r.spec.id}: {r.detail}, {crc}")
+            if "wrong" in crc:
+                problems.append(f"reader {r.spec.id} on {r.spec.where()}: its CRC coprocessor computes wrong "
+                                f"results — the chip may be damaged or a counterfeit; replace the module")
+        else:
+            say(f"    {r.spec.id}: does not answer")
+            problems.append(r.detail)
+    for b in bridges:
+        if b.probe():
+            b.start(lambda pad, uids: None)
+        else:
+            problems.append(b.detail)
+
+    say("")
+    say(f"Pads: {', '.join(prof.pads)}")
+    working = [r for r in readers if r.ok]
+    if working or any(b.connected for b in bridges):
+        say("")
+        say(f"Live reads for {seconds:g} s (put a card on each pad):")
+        debouncer = Debouncer()
+        last: dict[str, list[str]] = {}
+        end = time.monotonic() + seconds
+        polls = 0
+        while True:
+            for r in working:
+                uids = r.poll()
+                polls += 1
+                if uids is None:
+                    continue
+                for ev in debouncer.feed(r.pad, uids, time.monotonic()):
+                    say(f"    pad {ev.pad}: card {ev.uid} {'put down' if ev.kind == 'seen' else 'lifted'}")
+                last[r.pad] = uids
+            if time.monotonic() >= end or not working:
+                break
+            if table is not None and polls >= 20 * max(1, len(working)):
+                break                      # emulated: modelled time, no point in waiting for hands
+            time.sleep(0.02)
+        for r in working:
+            on = last.get(r.pad, [])
+            say(f"    pad {r.pad}: {', '.join(on) if on else 'empty'}"
+                + (f"  ({r.faults} faults, {r.recoveries} resets)" if r.faults else ""))
+        for b in bridges:
+            time.sleep(min(seconds, 1.0))
+            say(f"    bridge {b.spec.id}: {b.status()['detail']}")
+        for c in debouncer.conflicts():
+            problems.append(c.message())
+    for r in readers:
+        if not r.ok and r.detail not in problems:
+            problems.append(r.detail)
+
+    say("")
+    if problems:
+        say("What to fix:")
+        for p in dict.fromkeys(problems):
+            say(f"  - {p}")
+    else:
+        say("All readers answer.")
+    for b in bridges:
+        b.close()
+    for r in readers:
+        r.close()
+    for device in owned:
+        device.close()
+    return 1 if problems else 0
