@@ -35,10 +35,12 @@ The rules of the contract:
   not list (it is a correction, not a move).
 * **Standard events** that the LEDs and screens understand for every game:
   ``{"type": "battle_result", "winner": seat | None, "outcome": "win" | "tie"
-  | "draw", "text": ...}`` when a battle (Sam's round, a Lifeforce duel chain,
-  a Vita Luna battle, a Territory land, an Arcmage combat) is decided, with an
-  optional ``"zones"`` list naming the zones it was fought in (lane LEDs);
-  ``{"type": "game_over", "winner": seat | None, "text": ...}`` once.
+  | "draw", "text": ...}`` when a battle is decided (a Sam's lane, a
+  Lifeforce battle, a Vita Luna battle, a Territory land, an Arcmage combat),
+  with an optional ``"zones"`` list naming the zones it was fought in (lane
+  LEDs); ``{"type": "round_result", "winner": seat | None, "outcome": ...}``
+  when a round scores several battles at once (Sam's) — the turn lights flash
+  that; ``{"type": "game_over", "winner": seat | None, "text": ...}`` once.
 * **The table.** Cards reach the engine through zones (see
   :mod:`companion.table`).  ``interpret`` turns "card X appeared in zone Z" into
   an action, and ``scan_for`` is its inverse, used by the simulated table to

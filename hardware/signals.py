@@ -25,9 +25,9 @@ the awaited signal.
 A decided battle flashes once on top of that, then the turn signal returns:
 the winner's light three quick blinks while the loser's goes dark; a tie two
 long blinks on both; a draw one dim glow on both.  When one change decides
-several battles at once (Sam's five lanes), the turn lights flash the sum of
-them — the seat that won more of them wins the flash — and the lane lights
-show each battle.
+several battles at once (Sam's five lanes), the turn lights flash the
+round's ``round_result`` (or, without one, the sum of the battles: the seat
+that won more of them wins the flash) and the lane lights show each battle.
 """
 from __future__ import annotations
 
@@ -60,9 +60,14 @@ class BattleOutcome:
 def battle_outcome(events: list[dict]) -> BattleOutcome | None:
     """The outcome the turn lights flash for the ``battle_result`` events of one change.
 
-    One battle: its own outcome.  Several: the seat that won more of them
-    wins; equal wins (or only ties) make a tie; only draws a draw.
+    A ``round_result`` among them (a round that scores several battles, as
+    Sam's five lanes) is what the round decided, and wins.  Otherwise, one
+    battle: its own outcome.  Several: the seat that won more of them wins;
+    equal wins (or only ties) make a tie; only draws a draw.
     """
+    for e in events:
+        if e.get("type") == "round_result":
+            return BattleOutcome(e.get("winner"), e.get("outcome", "win" if e.get("winner") is not None else "tie"))
     battles = [e for e in events if e.get("type") == "battle_result"]
     if not battles:
         return None

@@ -340,8 +340,8 @@ class SamsRules(Rules):
             text = (f"Round {state['round']}: a tie at {lanes_won[0]} lanes each — "
                     + (" and ".join(got) + " gain 1 VP" if got else "nobody gains a VP")
                     + ("" if all(gain) else " (a player on 4 VP cannot win through a tie)"))
-        events.append(event("round_result", text, winner=winner, lanes_won=lanes_won, gained=gain, vp=vp,
-                            round=state["round"]))
+        events.append(event("round_result", text, winner=winner, outcome="win" if winner is not None else "tie",
+                            lanes_won=lanes_won, gained=gain, vp=vp, round=state["round"]))
         rounds = state["rounds"] + [{"round": state["round"], "lanes": lane_results, "lanes_won": lanes_won,
                                      "winner": winner, "gained": gain, "vp": vp}]
         new = dict(state, vp=vp, rounds=rounds, phase="round_over")

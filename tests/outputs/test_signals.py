@@ -69,3 +69,11 @@ def test_a_lane_result_lasts_until_a_card_of_that_battle_moves():
     assert memory.result_for({"0.lane1"}) == BattleOutcome(0, "win")
     memory.update(view(zones=table), [{"type": "undone"}], 9)                   # back before the battle
     assert memory.result_for({"0.lane1"}) is None
+
+
+def test_round_result_decides_the_flash_over_the_lane_sum():
+    """Sam's strict-majority variant: a 2–1 round with two draws is a round tie, not a win."""
+    lanes = [battle(0, "win"), battle(0, "win"), battle(1, "win"), battle(None, "draw"), battle(None, "draw")]
+    tie = {"type": "round_result", "winner": None, "outcome": "tie"}
+    assert battle_outcome(lanes) == BattleOutcome(0, "win")
+    assert battle_outcome(lanes + [tie]) == BattleOutcome(None, "tie")
