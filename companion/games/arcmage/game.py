@@ -121,7 +121,7 @@ class ArcmageRules(Rules):
         return pile, i, s["p"][seat][pile][i]
 
     @staticmethod
-    def _from_hand(e: Edit, seat: int, card_id: str) -> None:
+    def _from_hand(e: Edit, seat: int) -> None:
         p = e.p(seat)
         if p["hand"] <= 0:
             raise IllegalAction(f"The companion counts no cards in {R.who(e.s, seat)}'s hand; "
@@ -306,7 +306,7 @@ class ArcmageRules(Rules):
             raise IllegalAction("Exhausting is allowed once a turn.")
         what = a.get("discard")
         if what == "hand":
-            self._from_hand(e, seat, "")
+            self._from_hand(e, seat)
             e.lst(seat, "grave").append(None)
             text = "a card from hand"
         else:
@@ -333,7 +333,7 @@ class ArcmageRules(Rules):
         card_name = arc.name(card_id)
         if arc.kind(card_id) == "region":
             raise IllegalAction(f"{card_name} is a region: regions stay in the chapter.")
-        self._from_hand(e, seat, card_id)
+        self._from_hand(e, seat)
         e.lst(seat, "vault").append({"id": e.new_id(), "card": card_id, "marked": False})
         e.p(seat)["resourced"] = True
         events.append(hidden_event("resource", f"{R.who(s, seat)} puts {card_name} face down into the vault.",
@@ -362,7 +362,7 @@ class ArcmageRules(Rules):
         if kind == "event":
             cost = R.printed_cost(card_id, a)
             R.pay(e, seat, cost, c.name)
-            self._from_hand(e, seat, card_id)
+            self._from_hand(e, seat)
             e.lst(seat, "grave").append(card_id)
             events.append(event("play", f"{R.who(s, seat)} plays the event {c.name} ({cost} gold): "
                                         f"{c.attrs.get('text', '')} It goes to the grave.",
@@ -377,7 +377,7 @@ class ArcmageRules(Rules):
             if worth < need:
                 raise IllegalAction(f"{c.name} needs creatures worth {need} gold in your "
                                     f"{DOMAIN_LABELS.get(domain, domain)} domain; they are worth {worth}.")
-            self._from_hand(e, seat, card_id)
+            self._from_hand(e, seat)
             e.lst(seat, "grave").append(card_id)
             events.append(event("play", f"{R.who(s, seat)} plays the magic {c.name} ({DOMAIN_LABELS.get(domain)} "
                                         f"{worth} ≥ {need}): {c.attrs.get('text', '')}", seat=seat, card=card_id))
@@ -385,7 +385,7 @@ class ArcmageRules(Rules):
         cost = R.printed_cost(card_id, a)
         if gold_available(s["p"][seat]) < cost:
             R.pay(e, seat, cost, c.name)                   # raises with the numbers
-        self._from_hand(e, seat, card_id)
+        self._from_hand(e, seat)
         s["pending"] = {"seat": seat, "card": card_id, "cost": cost}
         if "target" in a:
             self._do_target(e, {"target": a["target"]}, seat, events)
@@ -655,7 +655,7 @@ class ArcmageRules(Rules):
         if any(not isinstance(v, int) or v < 0 for v in damage.values()):
             raise IllegalAction("Shares are whole numbers, 0 or more.")
         _, _, c = self._creature(s, seat, attacker, "That attacker")
-        atk = attack_of(c)
+        atk = max(attack_of(c), 0)
         if sum(damage.values()) != atk:
             raise IllegalAction(f"The shares add up to {sum(damage.values())}; {arc.name(c['card'])} has {atk} ATK to split.")
         split = dict(combat["split"])
@@ -685,7 +685,7 @@ class ArcmageRules(Rules):
             raise IllegalAction("A creature enters the Front or a domain: politics, science or faith.")
         cost = R.printed_cost(card_id, a)
         R.pay(e, seat, cost, c.name)
-        self._from_hand(e, seat, card_id)
+        self._from_hand(e, seat)
         e.lst(seat, to).append({"id": e.new_id(), "card": card_id, "atk": int(c.attrs.get("atk", 0)),
                                 "def": int(c.attrs.get("defence", 0)), "cost": cost if arc.cost(card_id) is None else arc.cost(card_id),
                                 "marked": False, "assigned": False, "locked": False, "damage": 0,
@@ -701,8 +701,11 @@ class ArcmageRules(Rules):
         p = s["p"][seat]
         if p["hand"] <= R.HAND_LIMIT:
             raise IllegalAction(f"{R.who(s, seat)} has {p['hand']} cards: discarding is only allowed above {R.HAND_LIMIT}.")
-        self._from_hand(e, seat, "")
-        e.lst(seat, "grave").append(a.get("card") if isinstance(a.get("card"), str) else None)
+        named = a.get("card")
+        if named is not None and arc.kind(named) == "region":
+            raise IllegalAction(f"{arc.name(named)} is a region: regions are not in the hand.")
+        self._from_hand(e, seat)
+        e.lst(seat, "grave").append(named)
         events.append(event("discard", f"{R.who(s, seat)} discards a card ({p['hand'] - 1} left).", seat=seat))
 
     def _do_discard_region(self, e, a, seat, events):
@@ -743,6 +746,8 @@ class ArcmageRules(Rules):
             R.gain_vp(e, owner, delta, events, f"{'gains' if delta > 0 else 'loses'} {abs(delta)} VP (adjusted)")
             return
         if what == "hp":
+            if s["phase"] == "setup":
+                raise IllegalAction("Regions have no HP to adjust before they are revealed.")
             if not p["chapter"]:
                 raise IllegalAction(f"{R.who(s, owner)} has no region left.")
             if delta < 0:
@@ -857,7 +862,8 @@ class ArcmageRules(Rules):
                             "region_hp": p["chapter"][0]["hp"] if p["chapter"] else 0,
                             "deck": p["deck"], "hand": p["hand"], "grave": len(p["grave"])})
         return {"game": self.name, "over": self.is_over(state), "turn": state["turn"], "phase": state["phase"],
-                "vp_target": state["vp_target"], "players": players, "result": state["result"]}
+                "vp_target": state["vp_target"], "players": players, "battles": list(state["battles"]),
+                "result": state["result"]}
 
     def bench_playout(self, seed: int, on_apply=None) -> int:
         """One random game; returns the turns it completed."""

@@ -221,7 +221,7 @@ def _combat_groups(state: dict, combat: dict) -> list[list[dict]]:
         if not found:
             continue
         from companion.games.arcmage.state import attack_of
-        atk = attack_of(found[0])
+        atk = max(attack_of(found[0]), 0)
         for target in blockers:
             splits.append({"type": "split", "seat": a_seat, "attacker": int(attacker),
                            "damage": {str(b): (atk if b == target else 0) for b in blockers}})

@@ -56,7 +56,7 @@ def new_game(options: dict, seed: int) -> dict:
         "names": list(options["players"]),
         "turn": 0, "active": 0, "phase": "setup",
         "combat": None, "pending": None, "fallen": [], "resume": None,
-        "next_id": 1, "result": None,
+        "next_id": 1, "result": None, "battles": [],
         "p": [new_player(MAIN_DECK - START_HAND, START_HAND) for _ in (0, 1)],
     }
 
@@ -309,6 +309,7 @@ def resolve_combat(e: Edit, events: list) -> None:
     combat = s["combat"]
     a_seat = combat["seat"]
     d_seat = 1 - a_seat
+    battles = []
     for attacker_id in combat["attackers"]:
         where = find(s["p"][a_seat], attacker_id)
         if where is None:
@@ -318,17 +319,20 @@ def resolve_combat(e: Edit, events: list) -> None:
         blocker_ids = combat["blocks"].get(str(attacker_id), [])
         name = arc.name(attacker["card"])
         if not blocker_ids:
-            atk = attack_of(attacker)
+            atk = max(attack_of(attacker), 0)
             damage_region(e, d_seat, atk, events, f"{name} ({atk}), unblocked,")
             events.append(event("battle_result", f"{name} is unblocked and hits the region for {atk}.",
                                 winner=a_seat, outcome="win", zones=[f"{d_seat}.region"]))
+            battles.append({"turn": s["turn"], "attacker": attacker["card"], "blockers": [], "winner": a_seat,
+                            "outcome": "win", "region_damage": atk})
             continue
         blockers = []
         for b_id in blocker_ids:
             b_where = find(s["p"][d_seat], b_id)
             if b_where is not None:
                 blockers.append((b_where[0], s["p"][d_seat][b_where[0]][b_where[1]]))
-        split = combat["split"].get(str(attacker_id)) or default_split(attack_of(attacker), [b for _, b in blockers])
+        split = combat["split"].get(str(attacker_id)) or default_split(max(attack_of(attacker), 0),
+                                                                        [b for _, b in blockers])
         strike_back = 0
         lines = []
         for pile, b in blockers:
@@ -361,4 +365,7 @@ def resolve_combat(e: Edit, events: list) -> None:
             winner, outcome = None, "tie" if attacker_dies else "draw"
         zones = sorted({f"{d_seat}.{pile}" for pile, _ in blockers} | {f"{a_seat}.front"})
         events.append(event("battle_result", "; ".join(lines) + ".", winner=winner, outcome=outcome, zones=zones))
+        battles.append({"turn": s["turn"], "attacker": attacker["card"], "blockers": [b["card"] for _, b in blockers],
+                        "winner": winner, "outcome": outcome, "region_damage": 0})
     s["combat"] = None
+    s["battles"] = s["battles"] + battles

@@ -5,6 +5,7 @@ A state is plain JSON data::
     {"rng": 123, "vp_target": 10, "mixed_blockers": False, "names": ["North", "South"],
      "turn": 3, "active": 0, "phase": "play1", "combat": None, "pending": None,
      "fallen": [], "resume": None, "next_id": 17, "result": None,
+     "battles": [{"turn", "attacker", "blockers", "winner", "outcome", "region_damage"}, ...],
      "p": [player0, player1]}
 
 and a player is::

@@ -215,6 +215,7 @@ def test_companion_replay_prints_the_summary(tmp_path, capsys):
     assert cli.main(["replay", str(path)]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["result"] == final["result"] and summary["turn"] == final["turn"]
+    assert summary["battles"] == final["battles"] and all(b["outcome"] in ("win", "tie", "draw") for b in summary["battles"])
     assert [p["vp"] for p in summary["players"]] == [final["p"][0]["vp"], final["p"][1]["vp"]]
 
 
