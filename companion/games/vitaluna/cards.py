@@ -92,30 +92,45 @@ def _entry(card_id: str, name: str, attrs: dict) -> Creature | Singular:
     return _creature(card_id, name, attrs)
 
 
-def _build(edits: dict) -> dict[str, Creature | Singular]:
+class CardTable(dict):
+    """card id → :class:`Creature` or :class:`Singular`, plus the creature ids of each colour
+    (``by_colour["black"]``), in catalogue order."""
+
+    def __init__(self, entries: dict):
+        super().__init__(entries)
+        self.by_colour = {colour: tuple(c.id for c in entries.values()
+                                        if isinstance(c, Creature) and c.colour == colour) for colour in COLOURS}
+
+
+def _build(edits: dict) -> CardTable:
     shipped = {c.id: (c.name, dict(c.attrs)) for c in load_catalogue(GAME)}
     for card_id, entry in edits.items():
         name, attrs = shipped.get(card_id, (card_id, {}))
         attrs = {**attrs, **entry.get("attrs", {})}
         shipped[card_id] = (entry.get("name") or name, attrs)
-    return {card_id: _entry(card_id, name, attrs) for card_id, (name, attrs) in shipped.items()}
+    return CardTable({card_id: _entry(card_id, name, attrs) for card_id, (name, attrs) in shipped.items()})
 
 
-_tables: dict[str, dict] = {}
+_tables: dict[str, CardTable] = {}
+_shipped_table: list[CardTable] = []
 
 
-def card_table(edits: dict | None = None) -> dict[str, Creature | Singular]:
+def card_table(edits: dict | None = None) -> CardTable:
     """Every card of a game: the shipped catalogue with ``edits`` (id → {"name", "attrs"}) merged over it.
 
     An edit may change some attributes only; a new id adds a card (a second
     Rat of your own deck, say).  Tables are cached: the engine asks on every action.
     """
-    key = json.dumps(edits or {}, sort_keys=True)
+    if not edits:
+        if not _shipped_table:
+            _shipped_table.append(_build({}))
+        return _shipped_table[0]
+    key = json.dumps(edits, sort_keys=True)
     table = _tables.get(key)
     if table is None:
         if len(_tables) > 32:
             _tables.clear()
-        table = _tables[key] = _build(edits or {})
+        table = _tables[key] = _build(edits)
     return table
 
 

@@ -1,0 +1,1181 @@
+"""Vita Luna's rules engine (rules text ``shared/rules/001_…``, ``shared/RULINGS.md``
+section "Vita Luna", and this project's ``docs/rulings/vitaluna.md``).
+
+A game is a sequence of battles.  As a state machine::
+
+    start ─attack_first─┐                    (basic game: the players say who attacks first)
+    bidding ────────────┴─► placement ─► battle ─► rewards ─► exchange ─► placement …
+    (advanced game)         attacker,    turns:     winner,    black→blue,        └─► over
+                            then         singular,  then       attacker
+                            defender     moves,     loser      first
+                                         attack
+
+What the companion knows
+------------------------
+Every card that lies on a position (white cards face up, grey face down — the
+other player never sees a grey card through :meth:`view`), every card scanned
+on the shared pad (singular cards, rewards, exchanges, cards turned over in the
+bidding) and *how many* cards of each colour each player holds.  A card that
+was dealt face down and never placed is simply not known yet.
+
+State (plain data)::
+
+    phase, battle (number), attacker (seat), track [steps of seat 0, seat 1],
+    board [[8 slots], [8 slots]] (0–3 white columns 1–4, 4–7 grey), health
+    {card: health left} (injured creatures only), spent [creatures whose
+    armour is gone], heart [n, n], dead [[…], […]] (out of this battle),
+    turn {seat, acted, white, grey, promoted, pending}, placing (seat),
+    rewards [[seat, colour], …], exchanging (seat), exchange [black cards given],
+    owner {card: seat}, held [{colour: n}, {colour: n}], burnt […],
+    used [[singulars], [singulars]], bidding {…} (see :mod:`.bidding`),
+    battles [results], winner, reason.
+"""
+from __future__ import annotations
+
+from companion import paths
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
+                              hidden_event)
+from companion.games.vitaluna import bidding as auction
+from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULARS, Creature, Singular,
+                                            card_table, user_edits)
+from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
+
+SCAN = "scan"
+ZONE_IDS = tuple(tuple([f"{s}.white{n}" for n in range(1, 5)] + [f"{s}.grey{n}" for n in range(1, 5)])
+                 for s in (0, 1))
+SLOT_OF = {zone: (s, slot) for s in (0, 1) for slot, zone in enumerate(ZONE_IDS[s])}
+BETWEEN_BATTLES = ("placement", "rewards", "exchange")
+
+
+def slot_label(slot: int) -> str:
+    """"white 2", "grey 1"."""
+    return f"white {slot + 1}" if slot < 4 else f"grey {slot - 3}"
+
+
+def steps_to_heart(options: dict) -> int:
+    """Battles an attacker must win to reach the heart: middle → red circle → heart, one more circle extended."""
+    return 3 if options.get("extended") else 2
+
+
+class VitaLunaRules(Rules):
+    name = "vitaluna"
+    title = "Vita Luna"
+    rules_file = "001_bf8d216902250985.txt"
+    bench_unit = "battles"
+    options = (
+        Option("extended", "Extended game", False,
+               help="All three circles of the middle rectangle count: three attacking wins to reach the heart"),
+        Option("advanced", "Advanced game (bidding)", False,
+               help="Bid 15 markers for the first attack, 8 black and 4 blue cards instead of dealing them"),
+        Option("promote_to", "Promotion", "any", choices=("any", "column"),
+               help="A reserve card is promoted to any free white position, or only to the one in front of it"),
+    )
+
+    # ---- setup -------------------------------------------------------------
+    def normalise_options(self, options: dict | None) -> dict:
+        """As :meth:`Rules.normalise_options`, plus ``card_edits``: the player's own card values
+        (``<data dir>/cards/vitaluna.json``), kept in the options so a record replays with them."""
+        options = dict(options or {})
+        edits = options.pop("card_edits", None)
+        merged = super().normalise_options(options)
+        merged["card_edits"] = user_edits(paths.data_dir()) if edits is None else edits
+        return merged
+
+    def setup(self, options: dict, seed: int) -> State:
+        options = self.normalise_options(options)
+        if options["promote_to"] not in ("any", "column"):
+            raise IllegalAction("promote_to must be 'any' or 'column'")
+        card_table(options["card_edits"])           # refuse bad card values before the game starts
+        advanced = bool(options["advanced"])
+        dealt = {"black": 0, "blue": 0, "red": 0} if advanced else {"black": 4, "blue": 2, "red": 0}
+        return {
+            "game": "vitaluna", "rng": seed, "options": options,
+            "phase": "bidding" if advanced else "start", "battle": 1, "attacker": None,
+            "track": [0, 0], "board": [[None] * 8, [None] * 8], "health": {}, "spent": [],
+            "heart": [HEARTS, HEARTS], "dead": [[], []], "turn": None, "placing": None,
+            "rewards": [], "exchanging": None, "exchange": [],
+            "owner": {}, "held": [dict(dealt), dict(dealt)], "burnt": [], "used": [[], []],
+            "bidding": auction.fresh() if advanced else None,
+            "battles": [], "winner": None, "reason": None,
+        }
+
+    # ---- small readers ---------------------------------------------------------
+    @staticmethod
+    def table(state: State) -> dict:
+        return card_table(state["options"]["card_edits"])
+
+    @staticmethod
+    def _names(state: State) -> list[str]:
+        return state["options"]["players"]
+
+    def _creature(self, state: State, card: str) -> Creature:
+        entry = self.table(state).get(card)
+        if entry is None:
+            raise IllegalAction(f"{card!r} is not a Vita Luna card in this companion's catalogue")
+        if isinstance(entry, Singular):
+            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
+        return entry
+
+    @staticmethod
+    def _where(state: State, card: str) -> tuple[int, int] | None:
+        for s in (0, 1):
+            row = state["board"][s]
+            if card in row:
+                return s, row.index(card)
+        return None
+
+    def _deck(self, state: State, colour: str) -> list[str]:
+        """Cards of ``colour`` that may still be in that colour's pile: nobody is known to hold them."""
+        owner, burnt = state["owner"], state["burnt"]
+        return [c for c in self.table(state).by_colour[colour] if c not in owner and c not in burnt]
+
+    def _check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
+        creature = self._creature(state, card)
+        names = self._names(state)
+        if creature.colour != colour:
+            raise IllegalAction(f"{creature.name} is a {creature.colour} card; {why} is a {colour} card")
+        if card in state["burnt"]:
+            raise IllegalAction(f"{creature.name} was burnt: it is out until the end of the game")
+        if card in state["owner"]:
+            raise IllegalAction(f"{creature.name} belongs to {names[state['owner'][card]]}; {why} comes from "
+                                f"the {colour} pile")
+        return creature
+
+    # ---- whose move --------------------------------------------------------------
+    def active_seat(self, state: State) -> int | None:
+        phase = state["phase"]
+        if phase == "battle":
+            return state["turn"]["seat"]
+        if phase == "placement":
+            return state["placing"]
+        if phase == "rewards":
+            return state["rewards"][0][0]
+        if phase == "exchange":
+            return state["exchanging"]
+        if phase == "bidding":
+            return auction.to_bid(state["bidding"])
+        return None
+
+    # ---- applying ------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> tuple[State, list]:
+        kind = action.get("type")
+        if kind == "adjust":
+            return self._adjust(state, action)
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise IllegalAction(f"Vita Luna has no action {kind!r}")
+        seat = action.get("seat")
+        if kind != "reveal" and seat not in (0, 1):
+            raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it")
+        return handler(self, state, action)
+
+    # ---- start: who attacks first ----------------------------------------------------
+    def _attack_first(self, state: State, action: Action):
+        if state["phase"] != "start":
+            raise IllegalAction("who attacks first is already decided")
+        seat = action["seat"]
+        new = dict(state, attacker=seat)
+        events = [event("attack_first", f"{self._names(state)[seat]} attacks first", seat=seat)]
+        return self._begin_placement(new, events)
+
+    def _begin_placement(self, new: State, events: list):
+        names = self._names(new)
+        a = new["attacker"]
+        new["phase"], new["placing"] = "placement", a
+        events.append(event("placement", f"Battle {new['battle']}: {names[a]} attacks and places first — white "
+                                          f"positions face up, grey face down, at most 8 cards", seat=a,
+                            battle=new["battle"]))
+        return new, events
+
+    # ---- bidding ------------------------------------------------------------------------
+    def _bid_first(self, state: State, action: Action):
+        b = state.get("bidding")
+        if state["phase"] != "bidding" or b["stage"] != "first":
+            raise IllegalAction("who bids first is already decided")
+        seat = action["seat"]
+        bidding = dict(b, first_bidder=seat, stage="attack")
+        names = self._names(state)
+        return dict(state, bidding=bidding), [event(
+            "bidding", f"{names[seat]} bids first for the first attack ({auction.MARKERS} markers each)", seat=seat)]
+
+    def _reveal(self, state: State, action: Action):
+        b = state.get("bidding")
+        if state["phase"] != "bidding" or b["stage"] not in COLOURS:
+            raise IllegalAction("no card is being turned over for bidding now")
+        if b["card"] is not None:
+            raise IllegalAction(f"{self.table(state)[b['card']].name} is being bid for; finish its bids first")
+        card = action.get("card")
+        creature = self._check_free_card(state, card, b["stage"], f"the next card to bid for")
+        bidding = dict(b, card=card, bids=[None, None])
+        first = auction.opener(bidding)
+        return dict(state, bidding=bidding), [event(
+            "reveal", f"Up for bidding: {creature.label()} — {self._names(state)[first]} bids first", card=card,
+            seat=first)]
+
+    def _bid(self, state: State, action: Action):
+        b = state.get("bidding")
+        seat, amount = action["seat"], action.get("amount")
+        names = self._names(state)
+        if state["phase"] != "bidding":
+            raise IllegalAction("there is no bidding now")
+        expected = auction.to_bid(b)
+        if expected is None:
+            raise IllegalAction("turn the next card over on the shared pad before bidding"
+                                if b["stage"] != "first" else "first choose who bids first")
+        if seat != expected:
+            raise IllegalAction(f"it is {names[expected]}'s bid")
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= b["markers"][seat]:
+            raise IllegalAction(f"{names[seat]} can bid 0 to {b['markers'][seat]} markers, not {amount!r}")
+        bids = list(b["bids"])
+        bids[seat] = amount
+        bidding = dict(b, bids=bids)
+        new = dict(state, bidding=bidding)
+        events = [event("bid", f"{names[seat]} bids {amount}", seat=seat, amount=amount)]
+        if None in bids:
+            return new, events
+        won = auction.winner(bidding)
+        markers = [b["markers"][0] - bids[0], b["markers"][1] - bids[1]]
+        tie = " (a tie goes to the first bidder)" if bids[0] == bids[1] else ""
+        if b["stage"] == "attack":
+            new["attacker"] = won
+            events.append(event("bid_won", f"{names[won]} wins the first attack, {bids[won]} to {bids[1 - won]}{tie}",
+                                seat=won, bids=bids))
+            bidding.update(markers=markers, bids=[None, None], item=1, stage="black")
+        else:
+            colour, card = b["stage"], b["card"]
+            owner = dict(state["owner"])
+            owner[card] = won
+            new["owner"] = owner
+            new["held"] = _add_held(state["held"], won, colour, 1)
+            got = {**b["got"], colour: _plus(b["got"][colour], won, 1)}
+            left = {**b["left"], colour: b["left"][colour] - 1}
+            events.append(event("bid_won", f"{names[won]} wins {self.table(state)[card].name}, {bids[won]} to "
+                                           f"{bids[1 - won]}{tie}", seat=won, card=card, bids=bids))
+            bidding.update(markers=markers, bids=[None, None], item=b["item"] + 1, card=None, got=got, left=left)
+        return self._settle_bidding(new, events)
+
+    def _settle_bidding(self, new: State, events: list):
+        """Hand out cards that quotas or empty purses decide; end the bidding when all are out."""
+        names = self._names(new)
+        while new["bidding"]["stage"] in COLOURS:
+            b = new["bidding"]
+            colour = b["stage"]
+            settled = auction.settle_colour(b, colour)
+            if settled is not None:
+                need, why = settled
+                for s in (0, 1):
+                    if need[s]:
+                        new["held"] = _add_held(new["held"], s, colour, need[s])
+                if why == "quota":
+                    s = 0 if need[0] else 1
+                    text = (f"{names[1 - s]} has {auction.QUOTA[colour]} {colour} cards: the {need[s]} "
+                            f"remaining go to {names[s]} face down")
+                else:
+                    text = (f"Both players are out of markers: shuffle the {b['left'][colour]} remaining {colour} "
+                            f"cards and deal {need[0]} to {names[0]} and {need[1]} to {names[1]} face down")
+                events.append(event("dealt", text, colour=colour, counts=need))
+                got = {**b["got"], colour: [auction.QUOTA[colour]] * 2}
+                new["bidding"] = b = dict(b, got=got, left={**b["left"], colour: 0})
+            if b["left"][colour] == 0:
+                new["bidding"] = dict(b, stage="blue" if colour == "black" else "done", card=None)
+                continue
+            break
+        if new["bidding"]["stage"] == "done":
+            events.append(event("bidding_over", "The bidding is over: 4 black and 2 blue cards each"))
+            return self._begin_placement(new, events)
+        return new, events
+
+    # ---- placement --------------------------------------------------------------------------
+    def _place(self, state: State, action: Action):
+        seat, zone, card = action["seat"], action.get("zone"), action.get("card")
+        names = self._names(state)
+        if state["phase"] != "placement":
+            raise IllegalAction(f"cards are placed before a battle; now: {self._phase_label(state)}")
+        if seat != state["placing"]:
+            p = state["placing"]
+            raise IllegalAction(f"{names[p]} is placing now; {names[seat]} places after {names[p]} presses Done"
+                                if p == state["attacker"] else f"{names[seat]} has finished placing")
+        where = SLOT_OF.get(zone)
+        if where is None or where[0] != seat:
+            raise IllegalAction(f"{zone!r} is not one of {names[seat]}'s positions")
+        slot = where[1]
+        creature = self._creature(state, card)
+        if card in state["burnt"]:
+            raise IllegalAction(f"{creature.name} was burnt: it is out until the end of the game")
+        owner = state["owner"].get(card)
+        if owner is not None and owner != seat:
+            raise IllegalAction(f"{creature.name} belongs to {names[owner]}: it cannot join {names[seat]}'s side")
+        row = list(state["board"][seat])
+        if row[slot] is not None:
+            raise IllegalAction(f"{names[seat]}'s {slot_label(slot)} already holds "
+                                f"{self._shown_name(state, row[slot], slot, seat)}; lift it first")
+        new = dict(state)
+        if card in row:
+            row[row.index(card)] = None            # moved from another position while placing
+        elif self._where(state, card):
+            raise IllegalAction(f"{creature.name} already lies on {names[1 - seat]}'s side")
+        row[slot] = card
+        board = list(state["board"])
+        board[seat] = row
+        new["board"] = board
+        if owner is None:
+            known = sum(1 for c, s in state["owner"].items() if s == seat and self.table(state)[c].colour == creature.colour)
+            if known >= state["held"][seat][creature.colour]:
+                # the table says so: the player holds one more than the companion counted
+                new["held"] = _add_held(state["held"], seat, creature.colour, 1)
+            owned = dict(state["owner"])
+            owned[card] = seat
+            new["owner"] = owned
+        zone_id = ZONE_IDS[seat][slot]
+        if slot in WHITE:
+            return new, [event("placed", f"{names[seat]} places {creature.label()} on {slot_label(slot)}",
+                               seat=seat, zone=zone_id, card=card)]
+        return new, [hidden_event("placed", f"{names[seat]} places {creature.name} face down on {slot_label(slot)}",
+                                  f"{names[seat]} places a card face down on {slot_label(slot)}", [1 - seat],
+                                  seat=seat, zone=zone_id, card=card)]
+
+    def _unplace(self, state: State, action: Action):
+        seat, zone = action["seat"], action.get("zone")
+        names = self._names(state)
+        if state["phase"] not in BETWEEN_BATTLES:
+            raise IllegalAction("cards leave the battle only by dying, Burn, Swap or Steal")
+        where = SLOT_OF.get(zone)
+        if where is None or where[0] != seat:
+            raise IllegalAction(f"{zone!r} is not one of {names[seat]}'s positions")
+        slot = where[1]
+        card = state["board"][seat][slot]
+        if card is None:
+            raise IllegalAction(f"{names[seat]}'s {slot_label(slot)} is already empty")
+        if state["phase"] == "placement" and seat == state["attacker"] != state["placing"]:
+            raise IllegalAction(f"{names[seat]} has finished placing")
+        row = list(state["board"][seat])
+        row[slot] = None
+        board = list(state["board"])
+        board[seat] = row
+        text = f"{names[seat]} takes {self.table(state)[card].name} off {slot_label(slot)}"
+        if slot in WHITE:
+            ev = event("unplaced", text, seat=seat, zone=zone, card=card)
+        else:
+            ev = hidden_event("unplaced", text, f"{names[seat]} takes a face-down card off {slot_label(slot)}",
+                              [1 - seat], seat=seat, zone=zone, card=card)
+        return dict(state, board=board), [ev]
+
+    def _done(self, state: State, action: Action):
+        seat = action["seat"]
+        names = self._names(state)
+        phase = state["phase"]
+        if phase == "placement":
+            if seat != state["placing"]:
+                raise IllegalAction(f"{names[state['placing']]} is placing now")
+            if not any(state["board"][seat]):
+                raise IllegalAction(f"{names[seat]} must place at least one creature before the battle")
+            if seat == state["attacker"]:
+                d = 1 - seat
+                return dict(state, placing=d), [event("placement", f"{names[d]} defends and places now, seeing "
+                                                                   f"{names[seat]}'s white positions", seat=d)]
+            return self._start_battle(state)
+        if phase == "exchange":
+            if seat != state["exchanging"]:
+                raise IllegalAction(f"{names[state['exchanging']]} is exchanging cards now")
+            if state["exchange"]:
+                raise IllegalAction(f"{names[seat]} has given {len(state['exchange'])} black card(s): "
+                                    "finish the exchange by scanning the new blue card, or undo")
+            if seat == state["attacker"]:
+                return dict(state, exchanging=1 - seat), [event(
+                    "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or press Done",
+                    seat=1 - seat)]
+            return self._begin_placement(dict(state, exchanging=None), [])
+        raise IllegalAction(f"there is nothing to finish now: {self._phase_label(state)}")
+
+    def _start_battle(self, state: State):
+        a = state["attacker"]
+        names = self._names(state)
+        new = dict(state, phase="battle", placing=None, heart=[HEARTS, HEARTS], health={}, spent=[],
+                   dead=[[], []], turn=_fresh_turn(a))
+        return new, [event("battle_start", f"Battle {state['battle']} begins: {names[a]} attacks, "
+                                           f"{HEARTS} hearts each", seat=a, battle=state["battle"])]
+
+    # ---- a battle turn --------------------------------------------------------------------------
+    def _my_turn(self, state: State, seat: int, doing: str) -> dict:
+        names = self._names(state)
+        if state["phase"] != "battle":
+            raise IllegalAction(f"{doing} happens during a battle; now: {self._phase_label(state)}")
+        turn = state["turn"]
+        if seat != turn["seat"]:
+            raise IllegalAction(f"it is {names[turn['seat']]}'s turn")
+        return turn
+
+    def move_problem(self, state: State, seat: int, card: str, to: str) -> str | None:
+        """Why ``seat`` may not move ``card`` to zone ``to`` now, or None when the move is legal.
+
+        One move in the white row (to the next free position; a move-anywhere
+        creature to any free one, or a swap with any own creature), one in the
+        grey row, one promotion from grey to a free white position; anchored
+        creatures never move on white, held ones not at all (RULINGS, Vita Luna).
+        """
+        names, table = self._names(state), self.table(state)
+        turn = state["turn"]
+        if turn["pending"]:
+            return f"choose the target of {turn['pending'].capitalize()} first (or cancel it)"
+        row = state["board"][seat]
+        if card not in row:
+            return f"{table[card].name if card in table else card} is not on {names[seat]}'s positions"
+        where = SLOT_OF.get(to)
+        if where is None or where[0] != seat:
+            return f"{names[seat]} can move only to their own positions"
+        src, dst = row.index(card), where[1]
+        if src == dst:
+            return "the card is already there"
+        me = table[card]
+        other = row[dst]
+        if src in GREY:
+            if dst in GREY:
+                if turn["grey"]:
+                    return f"{names[seat]} has already moved a reserve card this turn"
+                if other is not None:
+                    return f"{slot_label(dst)} is taken; a reserve card moves to a free grey position"
+                return None
+            if turn["promoted"]:
+                return f"{names[seat]} has already promoted a card this turn"
+            if other is not None:
+                return f"{slot_label(dst)} is taken; promote to a free white position"
+            if state["options"]["promote_to"] == "column" and dst != src - 4:
+                return f"a reserve card is promoted to the white position in front of it ({slot_label(src - 4)})"
+            return None
+        if dst in GREY:
+            return "a card in play cannot go back to the reserve during a battle"
+        if turn["white"]:
+            return f"{names[seat]} has already moved in the white row this turn"
+        if me.epics & ANCHOR:
+            return f"{me.name} is anchored: it cannot move once on a white position"
+        if self._held(state, seat, src):
+            return f"{me.name} is held by {table[state['board'][1 - seat][src]].name}"
+        if other is None:
+            if abs(dst - src) == 1 or me.epics & MOVE_ANYWHERE:
+                return None
+            return f"{me.name} moves only to the next position (it has no move anywhere)"
+        them = table[other]
+        if not (me.epics | them.epics) & MOVE_ANYWHERE:
+            return f"two creatures swap only if one of them can move anywhere"
+        if them.epics & ANCHOR:
+            return f"{them.name} is anchored and cannot be swapped"
+        if self._held(state, seat, dst):
+            return f"{them.name} is held by {table[state['board'][1 - seat][dst]].name}"
+        return None
+
+    def _held(self, state: State, seat: int, slot: int) -> bool:
+        holder = state["board"][1 - seat][slot]
+        return holder is not None and bool(self.table(state)[holder].epics & HOLDS)
+
+    def _move(self, state: State, action: Action):
+        seat, card, to = action["seat"], action.get("card"), action.get("to")
+        turn = self._my_turn(state, seat, "moving")
+        problem = self.move_problem(state, seat, card, to)
+        if problem:
+            raise IllegalAction(problem)
+        names, table = self._names(state), self.table(state)
+        row = list(state["board"][seat])
+        src, dst = row.index(card), SLOT_OF[to][1]
+        other = row[dst]
+        row[src], row[dst] = other, card
+        board = list(state["board"])
+        board[seat] = row
+        me = table[card]
+        who = names[seat]
+        if src in GREY and dst in GREY:
+            turn = dict(turn, acted=True, grey=True)
+            ev = hidden_event("moved", f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}",
+                              f"{who} moves a reserve card from {slot_label(src)} to {slot_label(dst)}",
+                              [1 - seat], seat=seat, zone=to, card=card)
+        elif src in GREY:
+            turn = dict(turn, acted=True, promoted=True)
+            ev = event("promoted", f"{who} promotes {me.label()} from {slot_label(src)} to {slot_label(dst)}",
+                       seat=seat, zone=to, card=card)
+        else:
+            turn = dict(turn, acted=True, white=True)
+            text = (f"{who} swaps {me.name} ({slot_label(src)}) and {table[other].name} ({slot_label(dst)})"
+                    if other else f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}")
+            ev = event("moved", text, seat=seat, zone=to, card=card, swapped=other)
+        return dict(state, board=board, turn=turn), [ev]
+
+    def _attack(self, state: State, action: Action):
+        seat = action["seat"]
+        turn = self._my_turn(state, seat, "attacking")
+        if turn["pending"]:
+            raise IllegalAction(f"choose the target of {turn['pending'].capitalize()} first (or cancel it)")
+        names = self._names(state)
+        fight = Fight.of(state, self.table(state))
+        events, loser = fight.attack_step(seat, names)
+        if not events:
+            events.append(event("no_attack", f"{names[seat]} has no creature that attacks", seat=seat))
+        new = dict(state)
+        fight.store(new)
+        if loser is not None:
+            why = "has no hearts left" if fight.heart[loser] <= 0 else "has no creatures left"
+            return self._end_battle(new, loser, f"{names[loser]} {why}", events)
+        if not fight.can_ever_hurt():
+            return self._end_battle(new, state["attacker"], "no creature left in the battle can attack, so the "
+                                                             "attacker cannot win it", events)
+        new["turn"] = _fresh_turn(1 - seat)
+        events.append(event("turn", f"{names[1 - seat]}'s turn", seat=1 - seat))
+        return new, events
+
+    def _end_battle(self, new: State, loser: int, reason: str, events: list):
+        names = self._names(new)
+        winner, attacker = 1 - loser, new["attacker"]
+        steps = steps_to_heart(new["options"])
+        track = list(new["track"])
+        record = {"battle": new["battle"], "attacker": attacker, "winner": winner, "reason": reason,
+                  "heart": list(new["heart"])}
+        new["battles"] = new["battles"] + [record]
+        new["turn"] = None
+        if winner == attacker:
+            track[attacker] += 1
+            new["track"] = track
+            where = ("the heart" if track[attacker] == steps
+                     else "the red circle" if track[attacker] == steps - 1 else f"circle {track[attacker]}")
+            text = f"Battle {new['battle']}: {names[winner]} wins ({reason}) and advances to {where}"
+        else:
+            text = f"Battle {new['battle']}: {names[winner]} defends successfully ({reason}); no counter moves"
+        events.append(event("battle_result", text, winner=winner, outcome="win", battle=new["battle"],
+                            reason=reason, track=track))
+        if track[attacker] >= steps:
+            new.update(phase="over", winner=attacker, reason=f"{names[attacker]} reached {names[loser]}'s heart")
+            events.append(event("game_over", f"{names[attacker]} reaches {names[loser]}'s heart and wins the game",
+                                winner=attacker))
+            return new, events
+        if winner == attacker and track[attacker] == steps - 1:
+            rewards = [[winner, "red"], [loser, "blue"]]
+        else:
+            rewards = [[winner, "black"], [loser, "black"]]
+        new.update(phase="rewards", rewards=rewards, attacker=1 - attacker, battle=new["battle"] + 1)
+        events.append(event("rewards", " and ".join(f"{names[s]} takes a {c} card" for s, c in rewards)
+                            + ": scan it on the shared pad", rewards=rewards))
+        return new, events
+
+    # ---- singular cards ---------------------------------------------------------------------------
+    def singular_targets(self, state: State, seat: int, name: str) -> list[Action]:
+        """Every way ``seat`` could use singular card ``name`` now (target actions)."""
+        board, table = state["board"], self.table(state)
+        mine, theirs = board[seat], board[1 - seat]
+        zones, foes = ZONE_IDS[seat], ZONE_IDS[1 - seat]
+        base = {"type": "target", "seat": seat}
+        if name == "burn":
+            return [dict(base, zone=foes[c]) for c in WHITE if theirs[c]]
+        if name == "steal":
+            return [dict(base, zone=foes[c]) for c in WHITE if theirs[c] and mine[c] is None]
+        if name == "heal":
+            return [dict(base, zone=zones[c]) for c in WHITE if mine[c] and self._injured(state, mine[c], table)]
+        return [dict(base, zone=foes[t], own=zones[c]) for c in WHITE if mine[c] for t in WHITE if theirs[t]]
+
+    @staticmethod
+    def _injured(state: State, card: str, table: dict) -> bool:
+        return card in state["health"] or card in state["spent"]
+
+    def _singular(self, state: State, action: Action):
+        seat, name = action["seat"], action.get("name")
+        turn = self._my_turn(state, seat, "playing a singular card")
+        names = self._names(state)
+        if name not in SINGULARS:
+            raise IllegalAction(f"singular cards are Burn, Swap, Steal and Heal, not {name!r}")
+        if turn["pending"]:
+            raise IllegalAction(f"choose the target of {turn['pending'].capitalize()} first (or cancel it)")
+        if turn["acted"]:
+            raise IllegalAction("singular cards are played before moving cards in a turn")
+        if name in state["used"][seat]:
+            raise IllegalAction(f"{names[seat]} has already used {name.capitalize()} in this game")
+        if not self.singular_targets(state, seat, name):
+            need = {"burn": "an opposing creature on a white position",
+                    "steal": "an opposing creature on white with a free white position of yours opposite it",
+                    "heal": "one of your creatures on white that is injured",
+                    "swap": "a creature of yours and one of the opponent's on white positions"}[name]
+            raise IllegalAction(f"{name.capitalize()} needs {need}")
+        return dict(state, turn=dict(turn, pending=name)), [event(
+            "singular", f"{names[seat]} plays {name.capitalize()}: choose its target on the screen", seat=seat,
+            singular=name)]
+
+    def _cancel(self, state: State, action: Action):
+        turn = self._my_turn(state, action["seat"], "cancelling a singular card")
+        if not turn["pending"]:
+            raise IllegalAction("no singular card is waiting for a target")
+        return dict(state, turn=dict(turn, pending=None)), [event(
+            "singular_cancelled", f"{turn['pending'].capitalize()} goes back to {self._names(state)[turn['seat']]}'s hand, unused",
+            seat=turn["seat"])]
+
+    def _target(self, state: State, action: Action):
+        seat = action["seat"]
+        turn = self._my_turn(state, seat, "choosing a target")
+        name = turn["pending"]
+        if not name:
+            raise IllegalAction("play a singular card first")
+        wanted = {"zone": action.get("zone")}
+        if name == "swap":
+            wanted["own"] = action.get("own")
+        options = self.singular_targets(state, seat, name)
+        if not any(all(o.get(k) == v for k, v in wanted.items()) for o in options):
+            raise IllegalAction(_target_help(name))
+        names, table = self._names(state), self.table(state)
+        fight = Fight.of(state, table)
+        foe = 1 - seat
+        t_seat, t_slot = SLOT_OF[wanted["zone"]]
+        victim = fight.board[t_seat][t_slot]
+        new = dict(state, turn=dict(turn, pending=None))
+        used = list(state["used"])
+        used[seat] = used[seat] + [name]
+        new["used"] = used
+        owner = dict(state["owner"])
+        held = state["held"]
+        creature = table[victim]
+        if name == "burn":
+            fight.board[foe][t_slot] = None
+            fight.health.pop(victim, None)
+            owner.pop(victim, None)
+            held = _add_held(held, foe, creature.colour, -1)
+            new["burnt"] = state["burnt"] + [victim]
+            text = f"{names[seat]} burns {names[foe]}'s {creature.name}: it is out until the end of the game"
+        elif name == "steal":
+            fight.board[foe][t_slot] = None
+            fight.board[seat][t_slot] = victim
+            owner[victim] = seat
+            held = _add_held(_add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
+            text = (f"{names[seat]} steals {creature.name} ({fight.hp(victim)} health) into {slot_label(t_slot)}; "
+                    f"{names[seat]} keeps it")
+        elif name == "heal":
+            fight.health.pop(victim, None)
+            fight.spent.discard(victim)
+            text = f"{names[seat]} heals {creature.name} back to {creature.health} health" + (
+                " and its armour" if creature.epics & ARMOUR else "")
+        else:
+            o_slot = SLOT_OF[wanted["own"]][1]
+            mine = fight.board[seat][o_slot]
+            fight.board[seat][o_slot], fight.board[foe][t_slot] = victim, mine
+            owner[victim], owner[mine] = seat, foe
+            mc = table[mine]
+            held = _add_held(_add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
+            held = _add_held(_add_held(held, seat, mc.colour, -1), foe, mc.colour, 1)
+            text = (f"{names[seat]} swaps their {mc.name} ({fight.hp(mine)} health) for {names[foe]}'s "
+                    f"{creature.name} ({fight.hp(victim)} health); both change sides for good")
+        fight.store(new)
+        new["owner"], new["held"] = owner, held
+        events = [event("singular_used", text, seat=seat, singular=name, card=victim)]
+        lost = fight.losers()
+        if lost:
+            return self._end_battle(new, lost[0], f"{names[lost[0]]} has no creatures left", events)
+        return new, events
+
+    # ---- between battles -----------------------------------------------------------------------------
+    def _reward(self, state: State, action: Action):
+        seat, card = action["seat"], action.get("card")
+        names = self._names(state)
+        if state["phase"] != "rewards":
+            raise IllegalAction(f"rewards are taken after a battle; now: {self._phase_label(state)}")
+        due_seat, colour = state["rewards"][0]
+        if seat != due_seat:
+            raise IllegalAction(f"{names[due_seat]} takes their {colour} card first")
+        new = dict(state, rewards=state["rewards"][1:], held=_add_held(state["held"], seat, colour, 1))
+        if card is None:
+            events = [event("reward", f"{names[seat]} takes a {colour} card (not scanned)", seat=seat, colour=colour)]
+        else:
+            creature = self._check_free_card(state, card, colour, f"{names[seat]}'s reward")
+            if self._where(state, card):
+                raise IllegalAction(f"{creature.name} lies on a position; a reward comes from the {colour} pile")
+            owner = dict(state["owner"])
+            owner[card] = seat
+            new["owner"] = owner
+            events = [hidden_event("reward", f"{names[seat]} takes {creature.label()}",
+                                   f"{names[seat]} takes a {colour} card", [1 - seat], seat=seat, card=card,
+                                   colour=colour)]
+        if not new["rewards"]:
+            a = new["attacker"]
+            new.update(phase="exchange", exchanging=a, exchange=[])
+            events.append(event("exchange", f"{names[a]} may swap two black cards for a blue one, or press Done",
+                                seat=a))
+        return new, events
+
+    def _exchange(self, state: State, action: Action):
+        seat, card = action["seat"], action.get("card")
+        names = self._names(state)
+        if state["phase"] != "exchange":
+            raise IllegalAction("two black cards are swapped for a blue one after a battle, before the next")
+        if seat != state["exchanging"]:
+            raise IllegalAction(f"{names[state['exchanging']]} is exchanging cards now")
+        given = state["exchange"]
+        new = dict(state)
+        if len(given) < 2:
+            creature = self._creature(state, card)
+            if creature.colour != "black":
+                raise IllegalAction(f"{creature.name} is {creature.colour}: give two black cards first, then scan "
+                                    "the new blue card")
+            if card in state["burnt"]:
+                raise IllegalAction(f"{creature.name} was burnt: it is out until the end of the game")
+            if state["owner"].get(card, seat) != seat:
+                raise IllegalAction(f"{creature.name} belongs to {names[1 - seat]}")
+            if card in given:
+                raise IllegalAction(f"{creature.name} is already given; scan a second black card")
+            where = self._where(state, card)
+            if where:                                 # lifted off its position to be handed back
+                board = list(state["board"])
+                row = list(board[seat])
+                row[where[1]] = None
+                board[seat] = row
+                new["board"] = board
+            new["exchange"] = given + [card]
+            more = "one more black card" if len(given) == 0 else "now the new blue card"
+            return new, [hidden_event("exchange_give", f"{names[seat]} gives back {creature.name}: scan {more}",
+                                      f"{names[seat]} gives back a black card: scan {more}", [1 - seat],
+                                      seat=seat, card=card)]
+        creature = self._check_free_card(state, card, "blue", "the card received for two blacks")
+        if self._where(state, card):
+            raise IllegalAction(f"{creature.name} lies on a position; the new blue card comes from the blue pile")
+        owner = dict(state["owner"])
+        for black in given:
+            owner.pop(black, None)
+        owner[card] = seat
+        held = _add_held(_add_held(state["held"], seat, "black", -2), seat, "blue", 1)
+        new.update(owner=owner, held=held, exchange=[])
+        return new, [hidden_event("exchanged", f"{names[seat]} swaps two black cards for {creature.label()}",
+                                  f"{names[seat]} swaps two black cards for a blue card", [1 - seat], seat=seat,
+                                  card=card)]
+
+    # ---- corrections ----------------------------------------------------------------------------------
+    def _adjust(self, state: State, action: Action):
+        seat, name, delta = action.get("seat"), action.get("counter"), action.get("delta")
+        names = self._names(state)
+        if seat not in (0, 1) or not isinstance(delta, int) or isinstance(delta, bool):
+            raise IllegalAction("an adjustment needs a seat (0 or 1) and a whole-number delta")
+        if name == f"heart.{seat}" and state["phase"] == "battle":
+            heart = list(state["heart"])
+            heart[seat] = min(HEARTS, heart[seat] + delta)
+            new = dict(state, heart=heart)
+            events = [event("adjusted", f"{names[seat]}'s heart corrected to {heart[seat]}", seat=seat,
+                            counter=name, value=heart[seat])]
+            if heart[seat] <= 0:
+                return self._end_battle(new, seat, f"{names[seat]} has no hearts left", events)
+            return new, events
+        if name == f"track.{seat}" and state["phase"] != "over":
+            track = list(state["track"])
+            track[seat] = max(0, min(steps_to_heart(state["options"]) - 1, track[seat] + delta))
+            return dict(state, track=track), [event("adjusted", f"{names[seat]}'s counter corrected to step "
+                                                                f"{track[seat]}", seat=seat, counter=name,
+                                                    value=track[seat])]
+        if name == f"markers.{seat}" and state["phase"] == "bidding":
+            b = state["bidding"]
+            markers = list(b["markers"])
+            markers[seat] = max(0, markers[seat] + delta)
+            new = dict(state, bidding=dict(b, markers=markers))
+            return new, [event("adjusted", f"{names[seat]}'s bidding markers corrected to {markers[seat]}",
+                               seat=seat, counter=name, value=markers[seat])]
+        raise IllegalAction(f"{name!r} cannot be corrected now; counters: heart.N during a battle, track.N, "
+                            "markers.N during the bidding")
+
+    _handlers = {
+        "attack_first": _attack_first, "bid_first": _bid_first, "reveal": _reveal, "bid": _bid,
+        "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
+        "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
+    }
+
+    # ---- what may happen -------------------------------------------------------------------------------
+    def legal_actions(self, state: State) -> list[Action]:
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        if phase == "start":
+            return [{"type": "attack_first", "seat": s} for s in (0, 1)]
+        if phase == "bidding":
+            b = state["bidding"]
+            if b["stage"] == "first":
+                return [{"type": "bid_first", "seat": s} for s in (0, 1)]
+            seat = auction.to_bid(b)
+            if seat is None:
+                return [{"type": "reveal", "card": c} for c in self._deck(state, b["stage"])]
+            return [{"type": "bid", "seat": seat, "amount": n} for n in range(b["markers"][seat] + 1)]
+        if phase == "placement":
+            seat = state["placing"]
+            out = [{"type": "place", "seat": seat, "zone": ZONE_IDS[seat][slot], "card": c}
+                   for c in self._placeable(state, seat) for slot in range(8) if state["board"][seat][slot] is None]
+            out += self._unplaceable(state)
+            if any(state["board"][seat]):
+                out.append({"type": "done", "seat": seat})
+            return out
+        if phase == "battle":
+            turn = state["turn"]
+            seat = turn["seat"]
+            if turn["pending"]:
+                return self.singular_targets(state, seat, turn["pending"]) + [{"type": "cancel", "seat": seat}]
+            out = []
+            if not turn["acted"]:
+                out += [{"type": "singular", "seat": seat, "name": n} for n in SINGULARS
+                        if n not in state["used"][seat] and self.singular_targets(state, seat, n)]
+            for card in state["board"][seat]:
+                if card is None:
+                    continue
+                for zone in ZONE_IDS[seat]:
+                    if self.move_problem(state, seat, card, zone) is None:
+                        out.append({"type": "move", "seat": seat, "card": card, "to": zone})
+            out.append({"type": "attack", "seat": seat})
+            return out
+        if phase == "rewards":
+            seat, colour = state["rewards"][0]
+            on_board = {c for row in state["board"] for c in row if c}
+            return [{"type": "reward", "seat": seat, "card": None}] + [
+                {"type": "reward", "seat": seat, "card": c} for c in self._deck(state, colour) if c not in on_board]
+        if phase == "exchange":
+            return self._exchange_actions(state) + self._unplaceable(state)
+        return []
+
+    def _placeable(self, state: State, seat: int) -> list[str]:
+        """Creatures ``seat`` may put on a position: their own known cards off the board, and any
+        card nobody is known to hold (a face-down card dealt to them), unless burnt."""
+        owner, burnt = state["owner"], state["burnt"]
+        on_board = {c for row in state["board"] for c in row if c}
+        return [c.id for c in self.table(state).values() if isinstance(c, Creature) and c.id not in on_board
+                and c.id not in burnt and owner.get(c.id, seat) == seat]
+
+    def _unplaceable(self, state: State) -> list[Action]:
+        out = []
+        for s in (0, 1):
+            if state["phase"] == "placement" and s != state["placing"] and state["placing"] != state["attacker"]:
+                continue
+            out += [{"type": "unplace", "seat": s, "zone": ZONE_IDS[s][slot]}
+                    for slot in range(8) if state["board"][s][slot]]
+        return out
+
+    def _exchange_actions(self, state: State) -> list[Action]:
+        seat = state["exchanging"]
+        given = state["exchange"]
+        if len(given) == 2:
+            on_board = {c for row in state["board"] for c in row if c}
+            return [{"type": "exchange", "seat": seat, "card": c} for c in self._deck(state, "blue")
+                    if c not in on_board]
+        out = [] if given else [{"type": "done", "seat": seat}]
+        table, owner = self.table(state), state["owner"]
+        out += [{"type": "exchange", "seat": seat, "card": c} for c, s in owner.items()
+                if s == seat and table[c].colour == "black" and c not in given]
+        return out
+
+    def random_action(self, state: State, rng: Rng) -> Action:
+        """A random legal action, sampled without listing them all in the hot phases."""
+        phase = state["phase"]
+        if phase == "battle":
+            return self._random_turn_action(state, rng)
+        if phase == "placement":
+            seat = state["placing"]
+            row = state["board"][seat]
+            free = [z for z, c in zip(ZONE_IDS[seat], row) if c is None]
+            placed = 8 - len(free)
+            if placed and (not free or rng.randrange(7) == 0):
+                return {"type": "done", "seat": seat}
+            cards = self._random_hand(state, seat)
+            if not cards:
+                if placed:
+                    return {"type": "done", "seat": seat}
+                cards = self._placeable(state, seat)
+            return {"type": "place", "seat": seat, "zone": rng.choice(free), "card": rng.choice(cards)}
+        if phase == "rewards":
+            seat, colour = state["rewards"][0]
+            on_board = {c for row in state["board"] for c in row if c}
+            deck = [c for c in self._deck(state, colour) if c not in on_board]
+            return {"type": "reward", "seat": seat, "card": rng.choice(deck) if deck else None}
+        if phase == "exchange":
+            actions = self._exchange_actions(state)
+            done = [a for a in actions if a["type"] == "done"]
+            if done and (len(actions) < 3 or rng.randrange(3)):
+                return done[0]
+            return rng.choice([a for a in actions if a["type"] != "done"] or actions)
+        if phase == "bidding" and state["bidding"]["stage"] != "first" and auction.to_bid(state["bidding"]) is not None:
+            seat = auction.to_bid(state["bidding"])
+            return {"type": "bid", "seat": seat, "amount": rng.randrange(min(state["bidding"]["markers"][seat], 4) + 1)}
+        return super().random_action(state, rng)
+
+    def _random_hand(self, state: State, seat: int) -> list[str]:
+        """What a random player places: their known cards off the board, then unknown ones their
+        counts say they hold (drawn from the piles nobody is known to hold)."""
+        owner, table = state["owner"], self.table(state)
+        on_board = set(state["board"][0]) | set(state["board"][1])
+        mine = []
+        known = dict.fromkeys(COLOURS, 0)
+        for c, s in owner.items():
+            if s == seat:
+                known[table[c].colour] += 1
+                if c not in on_board:
+                    mine.append(c)
+        for colour in COLOURS:
+            if state["held"][seat][colour] > known[colour]:
+                mine += [c for c in self._deck(state, colour) if c not in on_board]
+        return mine
+
+    def _random_turn_action(self, state: State, rng: Rng) -> Action:
+        turn = state["turn"]
+        seat = turn["seat"]
+        if turn["pending"]:
+            targets = self.singular_targets(state, seat, turn["pending"])
+            return rng.choice(targets) if targets and rng.randrange(8) else {"type": "cancel", "seat": seat}
+        roll = rng.randrange(12)
+        if roll == 0 and not turn["acted"] and len(state["used"][seat]) < 4:
+            name = SINGULARS[rng.randrange(4)]
+            if name not in state["used"][seat] and self.singular_targets(state, seat, name):
+                return {"type": "singular", "seat": seat, "name": name}
+        elif roll < 6:
+            row = state["board"][seat]
+            card = row[rng.randrange(8)]
+            if card is not None:
+                to = ZONE_IDS[seat][rng.randrange(8)]
+                if self.move_problem(state, seat, card, to) is None:
+                    return {"type": "move", "seat": seat, "card": card, "to": to}
+        return {"type": "attack", "seat": seat}
+
+    # ---- the end ---------------------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict:
+        if state["winner"] is None:
+            return {"winner": None, "reason": "the game is not over", "track": state["track"]}
+        return {"winner": state["winner"], "reason": state["reason"], "track": state["track"],
+                "battles": len(state["battles"])}
+
+    def summary(self, state: State) -> dict:
+        return {"game": self.name, "over": self.is_over(state), "winner": state["winner"],
+                "players": self._names(state), "track": state["track"],
+                "steps_to_heart": steps_to_heart(state["options"]), "battles": state["battles"],
+                "burnt": state["burnt"], "used": state["used"],
+                "result": self.result(state) if self.is_over(state) else None}
+
+    def bench_playout(self, seed: int, on_apply=None) -> int:
+        """Fully automatic random games; returns how many battles they completed."""
+        state = self.playout({"card_edits": {}}, seed, on_apply=on_apply)
+        return len(state["battles"])
+
+    # ---- the table ---------------------------------------------------------------------------------------
+    def zones(self, options: dict) -> list[Zone]:
+        players = (options or {}).get("players", ["North", "South"])
+        out = [Zone(ZONE_IDS[s][slot], f"{players[s]} {slot_label(slot)}", s) for s in (0, 1) for slot in range(8)]
+        out.append(Zone(SCAN, "Shared pad: singular cards, rewards, exchanges, bidding", None))
+        return out
+
+    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        phase = state["phase"]
+        names = self._names(state)
+        entry = self.table(state).get(card_id)
+        if entry is None:
+            raise IllegalAction(f"{card_id} is not in the Vita Luna catalogue: add it on the Cards screen")
+        if zone == SCAN:
+            return self._interpret_scan(state, entry, present) if present else None
+        where = SLOT_OF.get(zone)
+        if where is None:
+            raise IllegalAction(f"{zone!r} is not a Vita Luna zone")
+        seat, slot = where
+        here = state["board"][seat][slot]
+        if not present:
+            if here == card_id and phase in BETWEEN_BATTLES:
+                return {"type": "unplace", "seat": seat, "zone": zone}
+            return None                     # a dead creature lifted, or a card lifted to be moved
+        if isinstance(entry, Singular):
+            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
+        if here == card_id:
+            return None
+        if phase == "placement":
+            return {"type": "place", "seat": seat, "zone": zone, "card": card_id}
+        if phase == "battle":
+            turn = state["turn"]
+            if card_id in state["dead"][0] or card_id in state["dead"][1]:
+                raise IllegalAction(f"{entry.name} died in this battle: it stays out until the next one")
+            if card_id not in state["board"][seat]:
+                other = self._where(state, card_id)
+                if other:
+                    raise IllegalAction(f"{entry.name} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
+                raise IllegalAction(f"{entry.name} is not in this battle: cards join between battles only")
+            if seat != turn["seat"]:
+                raise IllegalAction(f"it is {names[turn['seat']]}'s turn: put {entry.name} back on "
+                                    f"{slot_label(state['board'][seat].index(card_id))}")
+            return {"type": "move", "seat": seat, "card": card_id, "to": zone}
+        if phase in ("rewards", "exchange"):
+            raise IllegalAction(f"{entry.name}: cards are placed once the rewards and exchanges are done "
+                                f"({self._phase_label(state)})")
+        raise IllegalAction(f"{entry.name}: no cards are placed now ({self._phase_label(state)})")
+
+    def _interpret_scan(self, state: State, entry, _present: bool) -> Action:
+        phase = state["phase"]
+        names = self._names(state)
+        seat = self.active_seat(state)
+        if isinstance(entry, Singular):
+            if phase != "battle":
+                raise IllegalAction(f"{entry.name} is played during a battle, at the start of your turn")
+            return {"type": "singular", "seat": seat, "name": entry.singular}
+        if phase == "rewards":
+            return {"type": "reward", "seat": seat, "card": entry.id}
+        if phase == "exchange":
+            return {"type": "exchange", "seat": seat, "card": entry.id}
+        if phase == "bidding" and state["bidding"]["stage"] in COLOURS and state["bidding"]["card"] is None:
+            return {"type": "reveal", "card": entry.id}
+        if phase == "battle":
+            raise IllegalAction(f"{entry.name}: during a battle the shared pad takes singular cards; creatures "
+                                f"go on {names[seat]}'s positions")
+        raise IllegalAction(f"{entry.name}: the shared pad takes nothing now ({self._phase_label(state)})")
+
+    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
+        kind = action.get("type")
+        if kind == "place":
+            return action["zone"], action["card"]
+        if kind == "move":
+            return action["to"], action["card"]
+        if kind == "singular":
+            return SCAN, f"vitaluna.{action['name']}-{action['seat'] + 1}"
+        if kind in ("reward", "exchange", "reveal") and action.get("card"):
+            return SCAN, action["card"]
+        return None
+
+    def confirm_action(self, state: State, seat: int) -> Action | None:
+        phase = state["phase"]
+        if phase == "placement" and seat == state["placing"] and any(state["board"][seat]):
+            return {"type": "done", "seat": seat}
+        if phase == "battle" and seat == state["turn"]["seat"] and not state["turn"]["pending"]:
+            return {"type": "attack", "seat": seat}
+        if phase == "exchange" and seat == state["exchanging"] and not state["exchange"]:
+            return {"type": "done", "seat": seat}
+        return None
+
+    # ---- what may be seen ----------------------------------------------------------------------------------
+    def _shown_name(self, state: State, card: str, slot: int, owner: int, seat: int | None = -1) -> str:
+        if slot in GREY and seat != owner and seat != -1:
+            return "a face-down card"
+        return self.table(state)[card].name
+
+    def _phase_label(self, state: State) -> str:
+        names = self._names(state)
+        phase = state["phase"]
+        if phase == "start":
+            return "Choose who attacks first"
+        if phase == "bidding":
+            b = state["bidding"]
+            if b["stage"] == "first":
+                return "Advanced game: choose who bids first"
+            seat = auction.to_bid(b)
+            if b["stage"] == "attack":
+                return f"Bidding for the first attack: {names[seat]} bids"
+            if seat is None:
+                return f"Turn the next {b['stage']} card over on the shared pad"
+            return f"Bidding for {self.table(state)[b['card']].name}: {names[seat]} bids"
+        if phase == "placement":
+            p = state["placing"]
+            role = "attacker" if p == state["attacker"] else "defender"
+            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, then presses Done"
+        if phase == "battle":
+            turn = state["turn"]
+            s = turn["seat"]
+            if turn["pending"]:
+                return f"{names[s]}: choose the target of {turn['pending'].capitalize()}"
+            step = "move, promote or attack" if turn["acted"] else "singular cards, moves, then attack"
+            return f"Battle {state['battle']}: {names[s]}'s turn — {step}"
+        if phase == "rewards":
+            s, colour = state["rewards"][0]
+            return f"{names[s]} takes a {colour} card: scan it on the shared pad"
+        if phase == "exchange":
+            s = state["exchanging"]
+            if state["exchange"]:
+                return f"{names[s]}: scan {'one more black card' if len(state['exchange']) == 1 else 'the new blue card'}"
+            return f"{names[s]} may swap two black cards for a blue one, or press Done"
+        return f"{names[state['winner']]} wins the game" if state["winner"] is not None else "Game over"
+
+    def view(self, state: State, seat: int | None) -> dict:
+        names, table = self._names(state), self.table(state)
+        phase = state["phase"]
+        in_battle = phase == "battle"
+        health, spent = state["health"], state["spent"]
+        zones, positions = {}, {}
+        for s in (0, 1):
+            for slot, card in enumerate(state["board"][s]):
+                zone = ZONE_IDS[s][slot]
+                if card is None:
+                    zones[zone] = {"cards": [], "summary": "empty"}
+                    positions[zone] = None
+                elif slot in GREY and seat != s:
+                    zones[zone] = {"cards": [{"hidden": True}], "summary": "a card face down"}
+                    positions[zone] = {"hidden": True}
+                else:
+                    c = table[card]
+                    hp = health.get(card, c.health)
+                    armour = bool(c.epics & ARMOUR) and card not in spent
+                    summary = c.label() + (f" · {hp}/{c.health} health" if in_battle and slot in WHITE else "")
+                    if in_battle and slot in WHITE and c.epics & ARMOUR:
+                        summary += " · armour" if armour else " · armour gone"
+                    if slot in GREY:
+                        summary += " (face down)"
+                    zones[zone] = {"cards": [card], "summary": summary}
+                    positions[zone] = {"card": card, "name": c.name, "attack": c.attack, "health": hp,
+                                       "max_health": c.health, "armour": armour, "epics": c.epic_names(),
+                                       "colour": c.colour, "held": slot in WHITE and self._held(state, s, slot)}
+        zones[SCAN] = {"cards": [], "summary": self._phase_label(state) if self.active_seat(state) is not None else ""}
+        counters = [counter(f"track.{s}", s, "Track", state["track"][s]) for s in (0, 1)]
+        if in_battle:
+            counters += [counter(f"heart.{s}", s, "Heart", state["heart"][s]) for s in (0, 1)]
+        if phase == "bidding":
+            counters += [counter(f"markers.{s}", s, "Markers", state["bidding"]["markers"][s]) for s in (0, 1)]
+        counters += [counter(f"held.{s}", s, "Cards held", sum(state["held"][s].values()), adjustable=False)
+                     for s in (0, 1)]
+        awaiting = None
+        if phase in ("start", "bidding"):
+            awaiting = "scan" if phase == "bidding" and auction.to_bid(state["bidding"]) is None \
+                and state["bidding"]["stage"] in COLOURS else "choice"
+        elif phase in ("placement", "rewards"):
+            awaiting = "scan"
+        elif phase == "battle":
+            awaiting = "choice" if state["turn"]["pending"] else "confirm"
+        elif phase == "exchange":
+            awaiting = "scan" if state["exchange"] else "confirm"
+        detail = {
+            "battle": state["battle"], "attacker": state["attacker"], "track": state["track"],
+            "steps_to_heart": steps_to_heart(state["options"]), "heart": state["heart"] if in_battle else None,
+            "positions": positions, "turn": state["turn"], "placing": state["placing"],
+            "rewards": state["rewards"], "exchanging": state["exchanging"],
+            "exchange_given": len(state["exchange"]),
+            "singulars_left": [[n for n in SINGULARS if n not in state["used"][s]] for s in (0, 1)],
+            "dead": [[table[c].name for c in state["dead"][s]] for s in (0, 1)] if in_battle else [[], []],
+            "burnt": [table[c].name for c in state["burnt"]],
+            "held": state["held"],
+            "battles": state["battles"],
+            "targets": (self.singular_targets(state, state["turn"]["seat"], state["turn"]["pending"])
+                        if in_battle and state["turn"]["pending"] else []),
+        }
+        if phase == "bidding":
+            b = state["bidding"]
+            detail["bidding"] = {"stage": b["stage"], "markers": b["markers"], "bids": b["bids"],
+                                 "card": b["card"], "to_bid": auction.to_bid(b), "got": b["got"], "left": b["left"]}
+        return {
+            "game": self.name, "players": names, "phase": phase, "phase_label": self._phase_label(state),
+            "active_seat": self.active_seat(state), "awaiting": awaiting, "over": self.is_over(state),
+            "result": self.result(state) if self.is_over(state) else None,
+            "counters": counters, "zones": zones, "detail": detail,
+        }
+
+
+def _fresh_turn(seat: int) -> dict:
+    return {"seat": seat, "acted": False, "white": False, "grey": False, "promoted": False, "pending": None}
+
+
+def _plus(pair: list[int], seat: int, n: int) -> list[int]:
+    out = list(pair)
+    out[seat] += n
+    return out
+
+
+def _add_held(held: list[dict], seat: int, colour: str, n: int) -> list[dict]:
+    """Cards of ``colour`` that ``seat`` holds, changed by ``n`` (never below 0)."""
+    out = list(held)
+    out[seat] = dict(held[seat])
+    out[seat][colour] = max(0, out[seat][colour] + n)
+    return out
+
+
+def _target_help(name: str) -> str:
+    return {
+        "burn": "Burn targets an opposing creature on a white position",
+        "steal": "Steal targets an opposing creature on a white position with your white position opposite it free",
+        "heal": "Heal targets one of your injured creatures on a white position",
+        "swap": "Swap needs one of your creatures on white (own) and one of the opponent's on white (zone)",
+    }[name]
+
+
+RULES = VitaLunaRules()
