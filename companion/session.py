@@ -342,6 +342,12 @@ class Session:
         with self._lock:
             return self._handle_pad_event_unlocked(ev)
 
+    def report(self, events: list[Event]) -> list[Event]:
+        """Tell every listener about events that are not game actions (a refused
+        button press, a reader that stopped answering); nothing is logged."""
+        with self._lock:
+            return self._notify(list(events))
+
     def confirm(self, seat: int) -> list[Event]:
         """A player's confirm button: whatever the rules say it means now; nothing otherwise."""
         with self._lock:

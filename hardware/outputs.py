@@ -100,6 +100,8 @@ class TableOutputs:
         ``report(event)`` receives what the buttons could not do (an
         ``IllegalAction`` as ``{"type": "button_rejected", "seat", "text"}``)
         so the screen can show it; it may be called from a button's thread.
+        Without ``report`` the event goes to every session listener through
+        ``session.report`` (the screen and these lights among them).
         """
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -111,10 +113,12 @@ class TableOutputs:
         self._changed(session, [])
 
     def _button_report(self, event: dict) -> None:
+        if self._report is None:
+            self._session.report([event])          # our own listener beeps for it
+            return
         if self.buzzer is not None and signals.is_refusal(event):
             self.buzzer.flash(Look("white", "beep"))
-        if self._report is not None:
-            self._report(event)
+        self._report(event)
 
     def _changed(self, session, events: list) -> None:
         """The session listener: set every light from the view after this change."""

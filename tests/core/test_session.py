@@ -169,3 +169,10 @@ def test_data_dir_follows_xdg_and_can_be_overridden(tmp_path, monkeypatch):
     assert paths.data_dir() == tmp_path / "xdg" / "tabletop-companion"
     assert paths.data_dir(tmp_path / "mine") == tmp_path / "mine"
     assert (tmp_path / "mine").is_dir()
+
+
+def test_report_tells_listeners_without_logging(sams):
+    heard = []
+    sams.subscribe(lambda session, events: heard.extend(events))
+    sams.report([{"type": "button_rejected", "seat": 0, "text": "North's button: nothing to confirm"}])
+    assert heard[0]["type"] == "button_rejected" and sams.actions == []
