@@ -1,0 +1,171 @@
+"""The RC522 driver (hardware.rc522) against the register-level emulator: ISO/IEC 14443-3 behaviour."""
+import random
+
+import pytest
+
+from hardware.emulator import VirtualTag
+from hardware.rc522.pcd import Collision, Garbled, NoReply, ReaderFault, cascade_parts, crc_a
+
+
+def test_crc_a_matches_the_iso_14443_3_example():
+    """ISO/IEC 14443-3 Annex B: CRC_A of 00 00 is 0x1EA0, of 12 34 is 0xCF26 (sent low byte first)."""
+    assert crc_a(b"\x00\x00") == bytes((0xA0, 0x1E))
+    assert crc_a(b"\x12\x34") == bytes((0x26, 0xCF))
+
+
+def test_cascade_parts_for_each_uid_length():
+    assert cascade_parts(bytes.fromhex("A1B2C3D4")) == [bytes.fromhex("A1B2C3D4")]
+    assert cascade_parts(bytes.fromhex("04112233445566")) == [bytes.fromhex("88041122"), bytes.fromhex("33445566")]
+    assert cascade_parts(bytes.fromhex("0411223344556677889A")) == [
+        bytes.fromhex("88041122"), bytes.fromhex("88334455"), bytes.fromhex("6677889A")]
+
+
+@pytest.mark.parametrize("uid", ["A1B2C3D4", "04A1B2C3D4E5F6", "0411223344556677889A"])
+def test_every_uid_length_is_read_whole(bench, uid):
+    """4-, 7- and 10-byte UIDs come back whole (the mfrc522 package returns 88 + three bytes for a 7-byte one)."""
+    bench.put(uid)
+    assert bench.inventory() == [uid]
+    assert bench.inventory([uid]) == [uid]          # confirmed by a direct SELECT on the next poll
+
+
+def test_the_chip_reports_its_version_and_its_crc_coprocessor_works(bench):
+    assert bench.pcd.version == 0x92
+    assert bench.pcd.crc_self_test()
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_inventory_finds_every_stacked_tag(make_bench, count):
+    """1 to 8 cards stacked on one pad (Sam's lanes, Territory piles): all found, then all confirmed."""
+    rng = random.Random(count)
+    uids = sorted({("04%012X" % rng.getrandbits(48)) if rng.random() < 0.7 else "%08X" % rng.getrandbits(32)
+                   for _ in range(count)})
+    b = make_bench()
+    b.put(*uids)
+    assert b.inventory() == uids
+    assert b.inventory(uids) == uids
+
+
+def test_collisions_are_resolved_bit_by_bit_at_every_cascade_level(make_bench):
+    """Tags sharing their first UID bytes collide late in CL1, or only in CL2/CL3: all are separated."""
+    uids = ["04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "04A1B2C3000000", "04A1B2FF000000",   # same CL1 part
+            "0411223344556677889A", "0411223344556677889B",                           # differ in CL3 only
+            "A1B2C3D4", "A1B2C3D5"]                                                   # differ in the last bit
+    b = make_bench()
+    b.put(*uids)
+    assert b.inventory() == sorted(uids)
+
+
+def test_anticollision_reports_the_colliding_bit(make_bench):
+    """Two tags differing first in bit 3 of their first byte: the chip's CollReg says so."""
+    b = make_bench()
+    b.put("A0000000", "A8000000")
+    assert b.pcd.request(wake_up=False) is not None
+    with pytest.raises(Collision) as exc:
+        b.pcd.transceive(bytes((0x93, 0x20)), reply_bits=40)
+    assert exc.value.bit == 3
+
+
+def test_halted_tags_stay_quiet_until_woken(bench):
+    """ISO 14443-3: a tag in HALT ignores REQA and answers WUPA."""
+    (tag,) = bench.put("04A1B2C3D4E5F6")
+    assert bench.pcd.request(wake_up=False) is not None
+    bench.pcd.select_new()
+    bench.pcd.halt()
+    bench.pcd.read_version()         # the emulator applies what happened on the air at the next access
+    assert tag.state == "HALT"
+    assert bench.pcd.request(wake_up=False) is None
+    assert bench.pcd.request(wake_up=True) is not None
+
+
+def test_an_empty_pad_poll_is_short(bench):
+    """Timer-bounded: an empty pad costs one REQA, a handful of transactions and well under 2 ms."""
+    bench.inventory()
+    t0, n0 = bench.clock.now, bench.clock.transactions
+    assert bench.inventory() == []
+    assert bench.clock.transactions - n0 <= 15
+    assert bench.clock.now - t0 <= 0.002
+
+
+def test_no_reply_is_detected_by_the_chips_timer(bench):
+    with pytest.raises(NoReply):
+        bench.pcd.transceive(bytes((0x26,)), tx_bits=7)
+
+
+def test_a_corrupted_reply_fails_its_crc_or_bcc_and_is_never_reported(make_bench):
+    """With every reply corrupted by one flipped bit, no UID ever comes out (CRC_A and BCC catch it)."""
+    b = make_bench()
+    b.put("04A1B2C3D4E5F6", "A1B2C3D4")
+    b.chip.faults.crc_error_rate = 1.0
+    for _ in range(50):
+        assert b.inventory() == []
+    b.chip.faults.crc_error_rate = 0.0
+    assert b.inventory() == ["04A1B2C3D4E5F6", "A1B2C3D4"]
+
+
+def test_occasional_crc_errors_only_cost_a_retry(make_bench):
+    b = make_bench()
+    uids = ["04A1B2C3D4E5F6", "A1B2C3D4", "0411223344556677889A"]
+    b.put(*uids)
+    b.chip.faults.crc_error_rate = 0.1
+    seen = [b.inventory(uids) for _ in range(200)]
+    assert all(set(s) <= set(uids) for s in seen)
+    assert sum(s == sorted(uids) for s in seen) > 150
+
+
+def test_missed_reads_are_retried_within_a_poll(make_bench):
+    """A tag that stays silent for one WUPA (20 % of the time) is still confirmed by a retry."""
+    b = make_bench()
+    b.put("04A1B2C3D4E5F6")
+    b.chip.faults.miss_rate = 0.2
+    polls = [b.inventory(["04A1B2C3D4E5F6"]) for _ in range(1000)]
+    misses = sum(p == [] for p in polls)
+    assert misses < 25           # 0.2³ = 0.8 % expected: 8 of 1000
+
+
+def test_a_dead_reader_is_a_reader_fault_not_an_empty_pad(bench):
+    bench.put("A1B2C3D4")
+    bench.chip.faults.dead = True
+    with pytest.raises(ReaderFault, match="reads 0x00"):
+        bench.pcd.inventory([])
+    with pytest.raises(ReaderFault):
+        bench.pcd.init()
+
+
+def test_a_wedged_reader_answers_garbage_until_its_reset_line_is_pulsed(make_bench):
+    from gpiozero import DigitalOutputDevice
+    from gpiozero.pins.mock import MockFactory
+    factory = MockFactory()
+    reset = DigitalOutputDevice(25, initial_value=True, pin_factory=factory)
+    b = make_bench(reset_pin=reset.pin)
+    b.transport.reset = reset
+    b.put("04A1B2C3D4E5F6")
+    b.chip.faults.wedged = True
+    with pytest.raises(ReaderFault):
+        b.pcd.inventory([])
+    assert b.pcd.recover() == 0x92
+    assert b.chip.hard_resets == 1
+    assert b.inventory() == ["04A1B2C3D4E5F6"]
+    reset.close()
+
+
+def test_garbage_in_the_version_register_mid_poll_is_caught(bench):
+    bench.put("A1B2C3D4")
+    bench.chip.version = 0x12
+    with pytest.raises(ReaderFault, match="0x12"):
+        bench.pcd.inventory([])
+
+
+def test_antenna_off_resets_tags(bench):
+    (tag,) = bench.put("A1B2C3D4")
+    bench.inventory()
+    assert tag.state == "HALT"
+    bench.pcd.antenna(False)
+    bench.transport.read_regs([bench.transport.VersionReg])    # the chip applies writes as they come
+    assert tag.state == "IDLE"
+
+
+def test_garbled_sak_is_rejected(bench):
+    bench.put("A1B2C3D4")
+    bench.pcd.request(wake_up=True)
+    with pytest.raises((Garbled, NoReply)):
+        bench.pcd._select_level(0, bytes.fromhex("A1B2C3D5"))   # another UID: nobody answers
