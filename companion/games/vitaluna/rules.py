@@ -530,7 +530,8 @@ class VitaLunaRules(Rules):
         record = {"battle": new["battle"], "attacker": attacker, "winner": winner, "reason": reason,
                   "heart": list(new["heart"])}
         new["battles"] = new["battles"] + [record]
-        new["turn"] = None
+        # the dead go back to their owners' hands; survivors stay on their positions, healed, with armour
+        new.update(turn=None, dead=[[], []], health={}, spent=[])
         if winner == attacker:
             track[attacker] += 1
             new["track"] = track
@@ -722,7 +723,7 @@ class VitaLunaRules(Rules):
                 board[seat] = row
                 new["board"] = board
             new["exchange"] = given + [card]
-            more = "one more black card" if len(given) == 0 else "now the new blue card"
+            more = "one more black card" if len(given) == 0 else "the new blue card"
             return new, [hidden_event("exchange_give", f"{names[seat]} gives back {creature.name}: scan {more}",
                                       f"{names[seat]} gives back a black card: scan {more}", [1 - seat],
                                       seat=seat, card=card)]

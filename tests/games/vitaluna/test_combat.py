@@ -269,4 +269,4 @@ def test_if_one_attack_empties_both_sides_its_target_loses():
     state = battle(["Rat"], ["Porcupine"], edits={"vitaluna.porcupine": {"attrs": {"health": 1}}})
     state, events = act(state, type="attack", seat=0)
     result = [e for e in events if e["type"] == "battle_result"][0]
-    assert result["winner"] == 0 and state["dead"] == [[cid("Rat")], [cid("Porcupine")]]
+    assert result["winner"] == 0 and state["board"][0][0] is None and state["board"][1][0] is None
