@@ -831,7 +831,8 @@ class ArcmageRules(Rules):
         return pads.scan_for(state, action)
 
     def confirm_action(self, state: dict, seat: int) -> dict | None:
-        """The confirm button: Ready, Done blocking, Resolve, next phase, end the game."""
+        """The confirm button: Ready, Done blocking, Resolve, next phase (in the Draw phase
+        first the one card that must be drawn), end the game."""
         for action in self._confirmables(state, seat):
             try:
                 self.apply(state, action)
@@ -852,7 +853,7 @@ class ArcmageRules(Rules):
             return [{"type": kind, "seat": seat}]
         if state["pending"] is not None:
             return []
-        return [{"type": "next", "seat": seat}]
+        return [{"type": "next", "seat": seat}, {"type": "draw", "seat": seat}]   # draw: the one card a turn must
 
     def summary(self, state: dict) -> dict:
         players = []

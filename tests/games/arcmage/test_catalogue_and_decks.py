@@ -93,7 +93,9 @@ def test_the_chapter_has_one_to_three_regions_of_one_faction_in_order():
     assert validate_deck(main, [cid("sacred-grove"), cid("whispering-woods")]) == [
         "Whispering Woods (chapter I) must come before Sacred Grove (chapter III): put the chapter in I, II, III order."]
     four = [cid("whispering-woods"), cid("heart-of-the-forest"), cid("sacred-grove"), cid("sacred-grove")]
-    assert validate_deck(main, four)[0] == "The chapter has 4 regions; it may have at most 3."
+    assert validate_deck(main, four) == [
+        "The chapter has 4 regions; it may have at most 3.",
+        "Sacred Grove and Sacred Grove are both chapter III; each position holds one region."]
 
 
 def test_every_violation_is_reported_at_once_in_player_words():

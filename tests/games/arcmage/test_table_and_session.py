@@ -103,7 +103,11 @@ def test_the_confirm_button_means_ready_next_done_blocking_resolve():
     assert RULES.confirm_action(s, NORTH) is None                                   # no region yet
     s, _ = act(s, "region", NORTH, card=cid("sacred-grove"))
     assert RULES.confirm_action(s, NORTH) == {"type": "ready", "seat": NORTH}
-    s, _ = to_phase(started(), "move1")
+    s, _ = to_phase(started(), "draw")
+    assert RULES.confirm_action(s, NORTH) == {"type": "draw", "seat": NORTH}          # one card must be drawn
+    s, _ = act(s, "draw", NORTH)
+    assert RULES.confirm_action(s, NORTH) == {"type": "next", "seat": NORTH}
+    s, _ = to_phase(s, "move1")
     assert RULES.confirm_action(s, NORTH) == {"type": "next", "seat": NORTH}
     assert RULES.confirm_action(s, SOUTH) is None
     s, boar = put(s, NORTH, "front", "wild-boar")
@@ -269,10 +273,10 @@ def test_property_random_games_end_and_every_card_is_always_in_exactly_one_place
     assert {"deck_out", "regions"} <= outcomes        # VP wins: see test_rules (random play rarely dominates)
 
 
-def test_bench_engines_reports_turns_per_second():
+def test_bench_engines_reports_turns_per_second(capsys):
     """Issue 6: '`companion bench engines` adds Arcmage: random turns per second'."""
-    from companion.bench import bench_engine
-    figures = bench_engine("arcmage", seconds=0.3)
+    assert cli.main(["bench", "engines", "--game", "arcmage", "--seconds", "0.3"]) == 0
+    figures = json.loads(capsys.readouterr().out)["engines"]["arcmage"]
     assert figures["turns_per_second"] > 0 and figures["units_completed"] > 0
 
 
