@@ -1,0 +1,83 @@
+"""Self-describing cards: a card id as an NDEF record in NTAG21x user memory, read back once per UID."""
+import pytest
+
+from hardware.emulator.tags import VirtualTag
+from hardware.emulator.table import EmulatedTable
+from hardware.ndef import NdefCache, NdefError, decode_card_id, encode_card_id, read_card_id, write_card_id
+
+
+def test_the_record_layout_is_an_ndef_tlv_with_an_external_type():
+    data = encode_card_id("sams/042")
+    assert data[0] == 0x03 and data[2] == 0xD4            # NDEF message TLV; MB|ME|SR, TNF 4
+    assert b"tabletop-companion.org:card" in data and b"sams/042" in data
+    assert len(data) % 4 == 0 and 0xFE in data
+    assert decode_card_id(data) == "sams/042"
+
+
+def test_a_blank_or_foreign_tag_carries_no_card_id():
+    assert decode_card_id(bytes((0x03, 0x00, 0xFE, 0x00))) is None
+    uri = bytes((0x03, 0x0B, 0xD1, 0x01, 0x07, 0x55, 0x04)) + b"a.b/cd" + b"\xFE"
+    assert decode_card_id(uri) is None
+
+
+@pytest.mark.parametrize("kind", ["ntag213", "ntag215", "ntag216"])
+def test_write_then_read_back_on_every_ntag21x(bench, kind):
+    (tag,) = bench.put("04A1B2C3D4E5F6", kind=kind)
+    bench.inventory()
+    write_card_id(bench.pcd, tag.uid, "territory/ranger-07")
+    assert read_card_id(bench.pcd, tag.uid) == "territory/ranger-07"
+    written = encode_card_id("territory/ranger-07")
+    assert bytes(tag.memory[16:16 + len(written)]) == written      # page 4 onwards, byte for byte
+
+
+def test_write_then_read_back_survives_other_tags_on_the_pad(bench):
+    tags = bench.put("04A1B2C3D4E5F6", "04A1B2C3D4E5F7", "04000000000001")
+    bench.inventory()
+    write_card_id(bench.pcd, tags[1].uid, "sams/007")
+    assert [read_card_id(bench.pcd, t.uid) for t in tags] == [None, "sams/007", None]
+    assert bench.inventory([t.uid.hex() for t in tags]) == sorted(t.uid_hex for t in tags)
+
+
+def test_a_card_id_too_long_for_the_tag_is_refused_in_words(bench):
+    with pytest.raises(NdefError, match="too long"):
+        encode_card_id("x" * 300)
+
+
+def test_a_tag_without_ndef_memory_is_refused(bench):
+    (tag,) = bench.put("A1B2C3D4")                       # MIFARE Classic-like: no NTAG READ
+    bench.inventory()
+    with pytest.raises(Exception):
+        write_card_id(bench.pcd, tag.uid, "sams/001")
+
+
+def test_the_cache_reads_each_uid_once(bench):
+    (tag,) = bench.put("04A1B2C3D4E5F6")
+    bench.inventory()
+    write_card_id(bench.pcd, tag.uid, "sams/042")
+    cache = NdefCache()
+    n0 = bench.clock.transactions
+    assert cache.card_id(bench.pcd, tag.uid) == "sams/042"
+    first = bench.clock.transactions - n0
+    n1 = bench.clock.transactions
+    assert cache.card_id(bench.pcd, tag.uid) == "sams/042"
+    assert cache.reads == 1 and bench.clock.transactions == n1 and first > 0
+
+
+def test_the_pad_event_carries_the_card_id_written_on_the_tag():
+    cache = NdefCache()
+    table = EmulatedTable(["p1"], ndef=cache)
+    events = []
+    table.start(events.append)
+    tag = table.tag("04A1B2C3D4E5F6")
+    # write it with the table's own reader, as the companion's "register card" screen would
+    table.chips["p1"].place(tag)
+    reader = table.readers[0]
+    reader.poll()
+    write_card_id(reader.pcd, tag.uid, "lifeforce/spark")
+    table.chips["p1"].remove(tag)
+    for _ in range(10):
+        reader.poll()
+    table.place("p1", tag.uid_hex)
+    assert events[-1].card_id == "lifeforce/spark"
+    assert cache.reads == 1
+    table.close()
