@@ -372,8 +372,10 @@ class ArcmageRules(Rules):
         self._no_combat(s)
         if kind == "magic":
             domain = c.attrs.get("domain")
+            if domain not in DOMAINS:
+                raise IllegalAction(f"{c.name} names no domain (politics, science or faith) in the catalogue.")
             need = R.printed_cost(card_id, a)
-            worth = sum(x["cost"] for x in s["p"][seat].get(domain, []))
+            worth = sum(x["cost"] for x in s["p"][seat][domain])
             if worth < need:
                 raise IllegalAction(f"{c.name} needs creatures worth {need} gold in your "
                                     f"{DOMAIN_LABELS.get(domain, domain)} domain; they are worth {worth}.")
@@ -414,6 +416,11 @@ class ArcmageRules(Rules):
                     tops = p[pile] if pile == "front" else p[pile][-1:]
                     out += [f"creature:{x['id']}" for x in tops]
             out += [f"area:{n}:{area}" for area in ("front", "kingdom") + DOMAINS + ("region",)]
+        wanted = c.attrs.get("target")            # what the card text says it targets, if the catalogue says
+        if wanted == "creature":
+            return [t for t in out if t.startswith("creature:")]
+        if wanted:
+            return [t for t in out if t.endswith(f":{wanted}")]
         return out
 
     def _do_target(self, e, a, seat, events):

@@ -621,3 +621,24 @@ def test_manual_adjustments_are_actions_but_never_listed_as_moves():
     assert not kinds & {"adjust", "set_mark", "destroy"}
     adjustable = {c["id"] for c in RULES.view(s, None)["counters"] if c["adjustable"]}
     assert {"0.vp", "0.hp", "0.hand", "0.deck", "0.gold", "1.vp", "1.hp"} <= adjustable
+
+
+def test_spells_attach_to_their_target_and_go_to_their_casters_grave_with_it():
+    """Rules text, Spells: 'Spells are always targeting a creature, a kingdom, a domain, the front, an
+    equipment or a region; attached to it's target'; 'When combat is over place all dead creatures into the
+    grave piles ... also any Spells that were attached to the creatures.'"""
+    s = gold(started(), NORTH, 5)
+    s, ghoul = put(s, SOUTH, "front", "ghoul")
+    s, _ = to_phase(s, "play1")
+    s, events = act(s, "play", NORTH, card=cid("plague-cloud"))
+    assert RULES.targets(s) == [f"creature:{ghoul}"]                  # Plague Cloud targets a creature
+    assert RULES.view(s, None)["awaiting"] == "choice"
+    s, events = act(s, "target", NORTH, target=f"creature:{ghoul}")
+    assert events[0]["text"] == "North casts Plague Cloud on Ghoul: Enchanted creature gets -1/-1."
+    s, _ = act(s, "destroy", NORTH, card=ghoul)
+    assert s["p"][SOUTH]["grave"] == [cid("ghoul")] and s["p"][NORTH]["grave"] == [cid("plague-cloud")]
+    s, _ = act(s, "play", NORTH, card=cid("thorn-wall"))
+    assert RULES.targets(s) == ["area:0:front", "area:1:front"]
+    s, _ = act(s, "target", NORTH, target="area:0:front")
+    assert s["p"][NORTH]["spells"][0]["on"] == [NORTH, "front"]
+    assert [r["marked"] for r in s["p"][NORTH]["vault"]] == [True] * 5        # 3 + 2 gold paid
