@@ -16,7 +16,7 @@ from pathlib import Path
 
 from companion.table import ProfileError, load_profile
 from hardware.debounce import Debouncer
-from hardware.readers import build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
+from hardware.readers import shared_pins, build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
 
 
 def _default_profile() -> Path | None:
@@ -71,7 +71,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             except (OSError, ImportError) as exc:
                 problems.append(no_spi_message(spec, exc, specs))
         link_reset_lines(readers)
-        owned = list(reset_lines.values())
+        owned = shared_pins(reset_lines)
     for spec in specs:
         if spec.kind == "bridge" and not emulate:
             from hardware.bridge.host import BridgeReader

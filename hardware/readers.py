@@ -16,10 +16,10 @@ A table profile (``firmware_config/tables/*.toml``) lists readers::
     port = "/dev/ttyACM0"
     pads = ["p0", "p1"]   # pad i = the bridge's reader channel i
 
-Readers with ``cs_gpio`` share one spidev node of their bus, opened with
-``no_cs`` (the kernel then leaves chip select alone) and each toggles its own
-GPIO around every transfer; that node is the highest hardware chip select no
-``cs`` reader uses (its CE pin then stays unused).
+Readers with ``cs_gpio`` share one spidev node of their bus, used in ``no_cs``
+mode (the kernel then leaves chip select alone) while each toggles its own GPIO
+around every transfer: a node no ``cs`` reader uses, or else the bus's last
+node, whose mode is switched per transfer (see :class:`SharedSpiNode`).
 """
 from __future__ import annotations
 
@@ -91,10 +91,6 @@ def reader_specs(profile: TableProfile) -> list[ReaderSpec]:
                 problems.append(f"reader {s.id}: {label} = {pin} is a pin of an SPI bus the table uses")
         if s.reset_gpio is not None and s.reset_gpio in gpio_use:
             problems.append(f"reader {s.id}: reset_gpio = {s.reset_gpio} is also a chip select")
-    for bus in buses:
-        if any(s.cs_gpio is not None and s.bus == bus for s in specs) and gpio_cs_node(specs, bus) is None:
-            problems.append(f"SPI{bus}: readers with cs_gpio need one spidev node of the bus to borrow, "
-                            f"but every hardware chip select of SPI{bus} has a reader")
     if problems:
         raise ProfileError(f"{profile.source}: " + "; ".join(problems))
     return specs
@@ -150,11 +146,58 @@ def _check_reader(raw: dict, name: str, problems: list[str]) -> ReaderSpec | Non
     return None
 
 
-def gpio_cs_node(specs: list[ReaderSpec], bus: int) -> int | None:
-    """The spidev node (chip select number) that GPIO chip-select readers of ``bus`` borrow."""
+def gpio_cs_node(specs: list[ReaderSpec], bus: int) -> int:
+    """The spidev node (chip select number) that GPIO chip-select readers of ``bus`` borrow.
+
+    A node no hardware-chip-select reader uses if there is one (it stays in
+    ``no_cs`` mode), else the bus's last node, shared: :class:`SharedSpiNode`
+    switches ``no_cs`` on for the GPIO readers' transfers and off for its own reader's.
+    """
     used = {s.cs for s in specs if s.kind == "rc522" and s.bus == bus and s.cs is not None}
     free = [cs for cs in HARDWARE_CS[bus] if cs not in used]
-    return free[-1] if free else None
+    return free[-1] if free else HARDWARE_CS[bus][-1]
+
+
+class SharedSpiNode:
+    """One opened spidev node used by several readers, some with the kernel's chip select, some without.
+
+    Every reader gets a :meth:`port`; a transfer first puts the node in the
+    chip-select mode that reader needs (one ioctl, only when it changes).
+    Transfers all come from the one polling thread, so switching is safe.
+    """
+
+    def __init__(self, spi):
+        self.spi = spi
+        self.no_cs = bool(getattr(spi, "no_cs", False))
+        self.users = 0
+
+    def port(self, no_cs: bool) -> "_SpiPort":
+        self.users += 1
+        return _SpiPort(self, no_cs)
+
+    def xfer2(self, data, no_cs: bool):
+        if no_cs != self.no_cs:
+            self.spi.no_cs = no_cs
+            self.no_cs = no_cs
+        return self.spi.xfer2(data)
+
+    def release(self) -> None:
+        self.users -= 1
+        if self.users == 0:
+            self.spi.close()
+
+
+class _SpiPort:
+    def __init__(self, node: SharedSpiNode, no_cs: bool):
+        self.node, self.no_cs, self.closed = node, no_cs, False
+
+    def xfer2(self, data):
+        return self.node.xfer2(data, self.no_cs)
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            self.node.release()
 
 
 class PadReader:
@@ -273,24 +316,30 @@ def diagnose(spec: ReaderSpec, exc: Exception, transport=None) -> str:
     return f"reader {spec.id} on {where}: {text}"
 
 
-def build_rc522(spec: ReaderSpec, specs: list[ReaderSpec], reset_lines: dict, *, pin_factory=None,
+def build_rc522(spec: ReaderSpec, specs: list[ReaderSpec], shared: dict, *, pin_factory=None,
                 spi_speed_hz: int = 4_000_000, clock=time.monotonic, ndef=None) -> PadReader:
-    """A :class:`PadReader` on the Pi's SPI (spidev) with gpiozero pins; raises OSError without SPI."""
+    """A :class:`PadReader` on the Pi's SPI (spidev) with gpiozero pins; raises OSError without SPI.
+
+    ``shared`` holds what several readers use and the caller closes at the end:
+    reset lines (by BCM pin) and opened spidev nodes (by ``(bus, cs)``).
+    """
     from gpiozero import DigitalOutputDevice
-    if spec.cs is not None:
-        spi = open_spidev(spec.bus, spec.cs, spi_speed_hz)
-        chip_select = None
-    else:
-        spi = open_spidev(spec.bus, gpio_cs_node(specs, spec.bus), spi_speed_hz, no_cs=True)
+    cs = spec.cs if spec.cs is not None else gpio_cs_node(specs, spec.bus)
+    node = shared.get(("spi", spec.bus, cs))
+    if node is None:
+        node = shared[("spi", spec.bus, cs)] = SharedSpiNode(open_spidev(spec.bus, cs, spi_speed_hz))
+    chip_select = None
+    if spec.cs_gpio is not None:
         chip_select = DigitalOutputDevice(spec.cs_gpio, active_high=False, initial_value=False,
                                           pin_factory=pin_factory)
     reset = None
     if spec.reset_gpio is not None:
-        reset = reset_lines.get(spec.reset_gpio)
+        reset = shared.get(spec.reset_gpio)
         if reset is None:
-            reset = reset_lines[spec.reset_gpio] = DigitalOutputDevice(
+            reset = shared[spec.reset_gpio] = DigitalOutputDevice(
                 spec.reset_gpio, initial_value=True, pin_factory=pin_factory)
-    transport = Mfrc522Transport(spi, reset=reset, own_reset=False, name=spec.id, chip_select=chip_select)
+    transport = Mfrc522Transport(node.port(no_cs=chip_select is not None), reset=reset, own_reset=False,
+                                 name=spec.id, chip_select=chip_select)
     return PadReader(spec, transport, clock=clock, ndef=ndef)
 
 
@@ -342,10 +391,15 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
     if not answering and not bridges:
         for r in readers:
             r.close()
-        for device in reset_lines.values():
+        for device in shared_pins(reset_lines):
             device.close()
         return None, problems
-    return PolledTable(readers, bridges, owned=list(reset_lines.values()), name=profile.name), []
+    return PolledTable(readers, bridges, owned=shared_pins(reset_lines), name=profile.name), []
+
+
+def shared_pins(shared: dict) -> list:
+    """The gpiozero devices among the shared things (spidev nodes close with their last reader)."""
+    return [v for k, v in shared.items() if isinstance(k, int)]
 
 
 def spidev_node(spec: ReaderSpec, specs: list[ReaderSpec]) -> str:
