@@ -9,6 +9,9 @@ card number *or* the same name are copies of each other whatever their version::
     >>> deck = sample_decks()["gaian-grove"]
     >>> validate_deck(deck["main"], deck["regions"])
     []
+    >>> scanned = [c for c, n in deck["main"].items() for _ in range(n)] + deck["regions"][::-1]
+    >>> validate_deck(scanned)        # the deck screen: one list, regions found by type
+    []
     >>> for problem in validate_deck({"arcmage.elf-druid": 5}, []):
     ...     print(problem)
     The main deck has 5 cards; it must have exactly 60.
@@ -38,15 +41,24 @@ def _counts(main) -> Counter:
     return Counter(main)
 
 
-def validate_deck(main, regions, catalogue: Catalogue | None = None) -> list[str]:
+def validate_deck(main, regions=None, catalogue: Catalogue | None = None) -> list[str]:
     """Every deck-building rule ``main`` and ``regions`` break, in player words.
 
     ``main`` is ``{card_id: copies}`` or a list of card ids (one per physical
     card); ``regions`` lists the chapter's region ids from top (I) to bottom.
+    Without ``regions`` (the deck screen scans the whole deck in one go) the
+    region cards among ``main`` are the chapter, put in I, II, III order.
     """
     lookup = catalogue.get if catalogue is not None else _known
     problems: list[str] = []
     counts = _counts(main)
+    if regions is None:
+        regions = []
+        for card_id in list(counts):
+            c = lookup(card_id)
+            if c is not None and c.attrs.get("type") == "region":
+                regions += [card_id] * max(counts.pop(card_id), 0)
+        regions.sort(key=lambda r: lookup(r).attrs.get("chapter") or 0)
     total = sum(counts.values())
     if total != MAIN_DECK_SIZE:
         problems.append(f"The main deck has {total} cards; it must have exactly {MAIN_DECK_SIZE}.")

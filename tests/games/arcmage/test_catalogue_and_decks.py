@@ -116,9 +116,15 @@ def test_every_violation_is_reported_at_once_in_player_words():
 
 
 def test_a_deck_given_as_a_list_of_physical_cards_counts_the_same():
+    """The deck screen passes one list of scanned cards (ui/screens/decks.py): the region cards in it
+    are the chapter, in I, II, III order whatever order they were scanned in."""
     deck = sample_decks()["gaian-grove"]
     cards = [card for card, n in deck["main"].items() for _ in range(n)]
     assert validate_deck(cards, deck["regions"]) == []
+    assert RULES.validate_deck(cards + deck["regions"][::-1]) == []
+    assert RULES.validate_deck(cards[1:] + [cid("sacred-grove"), cid("necropolis")]) == [
+        "The main deck has 59 cards; it must have exactly 60.",
+        "The chapter mixes factions (Dark Legion, Gaian); all its regions must be of one faction."]
 
 
 def test_a_players_own_card_can_be_played(tmp_path, monkeypatch):
