@@ -868,17 +868,15 @@ class VitaLunaRules(Rules):
             placed = 8 - len(free)
             if placed and (not free or rng.randrange(7) == 0):
                 return {"type": "done", "seat": seat}
-            cards = self._random_hand(state, seat)
-            if not cards:
+            card = self._random_card(state, seat, rng)
+            if card is None:
                 if placed:
                     return {"type": "done", "seat": seat}
-                cards = self._placeable(state, seat)
-            return {"type": "place", "seat": seat, "zone": rng.choice(free), "card": rng.choice(cards)}
+                card = rng.choice(self._placeable(state, seat))
+            return {"type": "place", "seat": seat, "zone": rng.choice(free), "card": card}
         if phase == "rewards":
             seat, colour = state["rewards"][0]
-            on_board = {c for row in state["board"] for c in row if c}
-            deck = [c for c in self._deck(state, colour) if c not in on_board]
-            return {"type": "reward", "seat": seat, "card": rng.choice(deck) if deck else None}
+            return {"type": "reward", "seat": seat, "card": self._random_free(state, colour, rng)}
         if phase == "exchange":
             actions = self._exchange_actions(state)
             done = [a for a in actions if a["type"] == "done"]
@@ -890,22 +888,37 @@ class VitaLunaRules(Rules):
             return {"type": "bid", "seat": seat, "amount": rng.randrange(min(state["bidding"]["markers"][seat], 4) + 1)}
         return super().random_action(state, rng)
 
-    def _random_hand(self, state: State, seat: int) -> list[str]:
-        """What a random player places: their known cards off the board, then unknown ones their
-        counts say they hold (drawn from the piles nobody is known to hold)."""
+    def _random_card(self, state: State, seat: int, rng: Rng) -> str | None:
+        """What a random player places: one of their known cards off the board, or an unknown one
+        their counts say they hold (drawn from the cards nobody is known to hold)."""
         owner, table = state["owner"], self.table(state)
-        on_board = set(state["board"][0]) | set(state["board"][1])
+        board = state["board"]
         mine = []
         known = dict.fromkeys(COLOURS, 0)
         for c, s in owner.items():
             if s == seat:
                 known[table[c].colour] += 1
-                if c not in on_board:
+                if c not in board[0] and c not in board[1]:
                     mine.append(c)
-        for colour in COLOURS:
-            if state["held"][seat][colour] > known[colour]:
-                mine += [c for c in self._deck(state, colour) if c not in on_board]
-        return mine
+        unknown = [colour for colour in COLOURS if state["held"][seat][colour] > known[colour]]
+        if unknown and (not mine or rng.randrange(2)):
+            card = self._random_free(state, rng.choice(unknown), rng)
+            if card is not None:
+                return card
+        return rng.choice(mine) if mine else None
+
+    def _random_free(self, state: State, colour: str, rng: Rng) -> str | None:
+        """A random card of ``colour`` that nobody is known to hold and no position holds."""
+        pile = self.table(state).by_colour[colour]
+        owner, burnt, board = state["owner"], state["burnt"], state["board"]
+        for _ in range(8):                    # rejection sampling: most of a pile is usually free
+            card = pile[rng.randrange(len(pile))] if pile else None
+            if card is None:
+                return None
+            if card not in owner and card not in burnt and card not in board[0] and card not in board[1]:
+                return card
+        free = [c for c in self._deck(state, colour) if c not in board[0] and c not in board[1]]
+        return rng.choice(free) if free else None
 
     def _random_turn_action(self, state: State, rng: Rng) -> Action:
         turn = state["turn"]
