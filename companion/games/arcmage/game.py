@@ -806,10 +806,12 @@ class ArcmageRules(Rules):
 
     # ---- what may happen, what is seen, what the table means ------------------
     def legal_actions(self, state: dict) -> list[dict]:
-        return [a for group in moves.action_groups(self, state) for a in group]
+        """Every legal move, one of each kind first (screens show the first few), each with a
+        ``label`` for its button; ``apply`` ignores the label."""
+        return [dict(a, label=moves.label(state, a)) for a in moves.interleave(moves.action_groups(self, state))]
 
     def random_action(self, state: dict, rng: Rng) -> dict:
-        """A kind of move first, then one move of that kind (see :mod:`.moves`)."""
+        """A kind of move first, then one move of that kind (see :mod:`.moves`); without labels."""
         groups = moves.action_groups(self, state)
         if not groups:
             raise EngineError("arcmage: no legal action in a game that is not over")

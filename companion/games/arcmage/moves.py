@@ -231,3 +231,77 @@ def _combat_groups(state: dict, combat: dict) -> list[list[dict]]:
 def _pile_kind(p: dict, card_id: int) -> bool:
     """True when the creature is in the Front."""
     return any(c["id"] == card_id for c in p["front"])
+
+
+def interleave(groups: list[list[dict]]) -> list[dict]:
+    """One move of each kind first, then the second of each… so the first few cover every kind."""
+    out = []
+    for rank in range(max((len(g) for g in groups), default=0)):
+        out += [g[rank] for g in groups if rank < len(g)]
+    return out
+
+
+def label(state: dict, action: dict) -> str:
+    """The words on a button for ``action`` (the generic table screen shows them)."""
+    kind = action["type"]
+    p = state["p"][action["seat"]]
+
+    def creature_name(card_id) -> str:
+        for q in state["p"]:
+            for pile in PILES:
+                for c in q[pile]:
+                    if c["id"] == card_id:
+                        return arc.name(c["card"])
+        return "?"
+
+    if kind == "next":
+        if state["phase"] == "discard":
+            return "End the turn"
+        to = action.get("to") or R.PHASES[R.PHASES.index(state["phase"]) + 1]
+        return ("Skip to the " if action.get("to") else "On to the ") + R.PHASE_LABELS[to]
+    if kind == "claim":
+        if action["claim"] == "advantage":
+            return f"Claim the {arc.DOMAIN_LABELS[action['domain']]} advantage"
+        title = "Domination" if action["claim"] == "domination" else "Total Domination"
+        gain = "1 VP" if action["claim"] == "domination" else "3 VP"
+        return f"{title}: " + (gain if action["choice"] == "vp" else "the region's effect")
+    if kind == "exhaust":
+        what = "a card from hand" if action["discard"] == "hand" else creature_name(action["discard"])
+        return f"Exhaust: discard {what}"
+    if kind == "unassign":
+        return f"Unassign {creature_name(action['card'])}"
+    if kind == "assign":
+        return f"Assign {creature_name(action['card'])}"
+    if kind == "move":
+        return f"Move {creature_name(action['card'])} to {R.PILE_LABELS[action['to']]}"
+    if kind == "attack":
+        return "Attack with " + ", ".join(creature_name(i) for i in action["attackers"])
+    if kind == "block":
+        return f"{creature_name(action['blocker'])} blocks {creature_name(action['attacker'])}"
+    if kind == "unblock":
+        return f"{creature_name(action['blocker'])} stops blocking"
+    if kind == "split":
+        target = next((b for b, n in action["damage"].items() if n), None)
+        if target is None:
+            return f"{creature_name(action['attacker'])}: no damage to share"
+        return f"{creature_name(action['attacker'])}: all damage to {creature_name(int(target))}"
+    if kind == "target":
+        what, _, rest = action["target"].partition(":")
+        if what == "creature":
+            return f"Onto {creature_name(int(rest))}"
+        seat, area = rest.split(":")
+        where = {"front": "Front", "kingdom": "Kingdom", "region": "region"}.get(area) or arc.DOMAIN_LABELS[area]
+        return f"Onto {R.who(state, int(seat))}'s {where}"
+    if kind in ("unequip", "give", "pickup"):
+        names = {"unequip": "Discard equipment from", "give": "Give equipment to", "pickup": "Pick up with"}
+        holder = creature_name(action["to"]) if kind != "unequip" else next(
+            (arc.name(c["card"]) for pile in PILES for c in p[pile] if any(e["id"] == action["equipment"] for e in c["equip"])), "?")
+        return f"{names[kind]} {holder}"
+    if kind in ("play", "resource", "enter", "region"):
+        verb = {"play": "Play", "resource": "Into the vault:", "region": "Chapter:", "enter": "Enter"}[kind]
+        text = f"{verb} {arc.name(action['card'])}"
+        return text + (f" into {R.PILE_LABELS[action['to']]}" if kind == "enter" else "")
+    fixed = {"mulligan": "Mulligan", "draw": "Draw a card", "blocks_done": "Done blocking", "resolve": "Resolve combat",
+             "discard": "Discard a card", "discard_region": "Discard the active region", "end_game": "End the game",
+             "ready": "Ready", "cancel": "Take the card back", "spend": f"Spend {action.get('amount', 1)} gold"}
+    return fixed.get(kind, kind.replace("_", " ").capitalize())

@@ -260,7 +260,7 @@ def test_losing_the_last_region_loses_the_game():
     s, boar = put(s, NORTH, "front", "wild-boar")
     s, _ = _attack(s, [boar])
     assert s["phase"] == "fallen" and not RULES.is_over(s)
-    assert RULES.legal_actions(s) == [{"type": "end_game", "seat": NORTH}]
+    assert RULES.legal_actions(s) == [{"type": "end_game", "seat": NORTH, "label": "End the game"}]
     s, events = act(s, "end_game", NORTH)
     assert RULES.result(s)["winner"] == NORTH and RULES.result(s)["how"] == "regions"
     assert events[-1] == {"type": "game_over", "winner": NORTH, "reason": "South has lost their last region",
