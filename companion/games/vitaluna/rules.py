@@ -33,6 +33,7 @@ State (plain data)::
 from __future__ import annotations
 
 from companion import paths
+from companion.cards import CatalogueError
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
                               hidden_event)
 from companion.games.vitaluna import bidding as auction
@@ -85,7 +86,13 @@ class VitaLunaRules(Rules):
         options = self.normalise_options(options)
         if options["promote_to"] not in ("any", "column"):
             raise IllegalAction("promote_to must be 'any' or 'column'")
-        card_table(options["card_edits"])           # refuse bad card values before the game starts
+        edits = options["card_edits"]
+        if not isinstance(edits, dict) or not all(isinstance(e, dict) for e in edits.values()):
+            raise IllegalAction("card_edits must map card ids to {\"name\": …, \"attrs\": {…}} entries")
+        try:
+            card_table(edits)                       # refuse bad card values before the game starts
+        except CatalogueError as exc:
+            raise IllegalAction(f"the card values cannot be used: {exc}") from None
         advanced = bool(options["advanced"])
         dealt = {"black": 0, "blue": 0, "red": 0} if advanced else {"black": 4, "blue": 2, "red": 0}
         return {
@@ -716,12 +723,9 @@ class VitaLunaRules(Rules):
             if card in given:
                 raise IllegalAction(f"{creature.name} is already given; scan a second black card")
             where = self._where(state, card)
-            if where:                                 # lifted off its position to be handed back
-                board = list(state["board"])
-                row = list(board[seat])
-                row[where[1]] = None
-                board[seat] = row
-                new["board"] = board
+            if where:
+                raise IllegalAction(f"{creature.name} lies on {slot_label(where[1])}: lift it off its position, "
+                                    "then scan it")
             new["exchange"] = given + [card]
             more = "one more black card" if len(given) == 0 else "the new blue card"
             return new, [hidden_event("exchange_give", f"{names[seat]} gives back {creature.name}: scan {more}",
@@ -852,8 +856,9 @@ class VitaLunaRules(Rules):
                     if c not in on_board]
         out = [] if given else [{"type": "done", "seat": seat}]
         table, owner = self.table(state), state["owner"]
+        board = state["board"]
         out += [{"type": "exchange", "seat": seat, "card": c} for c, s in owner.items()
-                if s == seat and table[c].colour == "black" and c not in given]
+                if s == seat and table[c].colour == "black" and c not in given and c not in board[s]]
         return out
 
     def random_action(self, state: State, rng: Rng) -> Action:

@@ -203,3 +203,18 @@ def test_bench_counts_battles():
     """`companion bench engines --game vitaluna` counts fully automatic random battles."""
     assert RULES.bench_unit == "battles"
     assert sum(RULES.bench_playout(seed) for seed in range(5)) >= 10
+
+
+def test_the_simulated_table_plays_and_replays_a_game(tmp_path, monkeypatch):
+    """`companion simulate --game vitaluna`: a random game through pad events, then its record again."""
+    from companion.simulate import simulate
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    out = simulate(game="vitaluna", seed=4, options={"advanced": True}, export_path=str(tmp_path / "game.json"))
+    assert out["summary"]["over"] and out["played_by_placing_cards"] > 20
+    again = simulate(record_path=str(tmp_path / "game.json"))
+    assert again["summary"]["winner"] == out["summary"]["winner"]
+
+
+def test_bad_card_values_are_refused_at_setup():
+    with pytest.raises(Exception, match="attack must be a whole number ≥ 0"):
+        new_game(edits={"vitaluna.wolf": {"attrs": {"attack": -1}}})

@@ -78,8 +78,10 @@ def test_black_to_blue_exchange():
     assert illegal(state, type="exchange", seat=1, card="vitaluna.fox") == "Fox belongs to North"
     state, _ = act(state, type="exchange", seat=1, card="vitaluna.ferret")
     assert illegal(state, type="done", seat=1).startswith("South has given 1 black card(s)")
-    state, _ = act(state, type="exchange", seat=1, card="vitaluna.owl")     # the Wall, lifted off its position
-    assert state["board"][1][1] is None
+    assert illegal(state, type="exchange", seat=1, card="vitaluna.owl") == (
+        "Wall 2 lies on white 2: lift it off its position, then scan it")
+    state, _ = act(state, type="unplace", seat=1, zone="1.white2")
+    state, _ = act(state, type="exchange", seat=1, card="vitaluna.owl")
     state, events = act(state, type="exchange", seat=1, card="vitaluna.lynx")
     assert state["owner"].get("vitaluna.ferret") is None and state["owner"]["vitaluna.lynx"] == 1
     assert texts(events) == ["South swaps two black cards for Lynx 3/3"]
