@@ -815,6 +815,7 @@ class ArcmageRules(Rules):
         groups = moves.action_groups(self, state)
         if not groups:
             raise EngineError("arcmage: no legal action in a game that is not over")
+        groups = moves.placeable(state, groups)
         weights = [RANDOM_WEIGHTS.get(g[0]["type"], 1.0) for g in groups]
         if state["combat"] is None and state["phase"] != "setup":
             weights = [w if g[0]["seat"] == state["active"] else w * 0.1 for g, w in zip(groups, weights)]

@@ -305,3 +305,20 @@ def label(state: dict, action: dict) -> str:
              "discard": "Discard a card", "discard_region": "Discard the active region", "end_game": "End the game",
              "ready": "Ready", "cancel": "Take the card back", "spend": f"Spend {action.get('amount', 1)} gold"}
     return fixed.get(kind, kind.replace("_", " ").capitalize())
+
+
+def placeable(state: dict, groups: list[list[dict]]) -> list[list[dict]]:
+    """The groups without vault moves of a card already in that vault.
+
+    Legal, but the simulated table (one virtual tag per card) cannot put a second
+    copy where one lies, and the vault is face down, so the move cannot go
+    through the screen either without telling what lies there: random play skips it.
+    """
+    out = []
+    for group in groups:
+        if group[0]["type"] == "resource":
+            in_vault = {r["card"] for r in state["p"][group[0]["seat"]]["vault"]}
+            group = [a for a in group if a["card"] not in in_vault]
+        if group:
+            out.append(group)
+    return out

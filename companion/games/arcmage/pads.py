@@ -141,8 +141,8 @@ def scan_for(state: dict, action: dict) -> tuple[str, str] | None:
     if kind == "play" and "target" not in action and "cost" not in action:
         return f"{seat}.handoff", action["card"]
     if kind == "resource":
-        zone, card_id = f"{seat}.vault", action["card"]
-    elif kind == "enter" and "cost" not in action:
+        return f"{seat}.vault", action["card"]        # always a card on the pad: the vault is face down
+    if kind == "enter" and "cost" not in action:
         zone, card_id = f"{seat}.{action['to']}", action["card"]
     elif kind == "move":
         where = find(state["p"][seat], action["card"])
@@ -154,7 +154,6 @@ def scan_for(state: dict, action: dict) -> tuple[str, str] | None:
             return None                               # another copy would be read as the mover
     else:
         return None
-    pile = state["p"][seat]["vault" if kind == "resource" else zone.split(".")[1]]
-    if any(x["card"] == card_id for x in pile):
+    if any(x["card"] == card_id for x in state["p"][seat][zone.split(".")[1]]):
         return None
     return zone, card_id

@@ -15,7 +15,7 @@ from companion.session import Session
 from companion.table import PadEvent, load_profile
 from companion.tags import virtual_uid
 
-from .play import GAIAN_CHAPTER, LEGION_CHAPTER, NORTH, SOUTH, act, cid, gold, put, started, to_phase
+from .play import GAIAN_CHAPTER, LEGION_CHAPTER, NORTH, SOUTH, act, cid, end_turn, gold, put, started, to_phase
 
 PROFILE = Path(__file__).resolve().parents[3] / "firmware_config" / "tables" / "arcmage.toml"
 
@@ -136,6 +136,12 @@ def test_the_vault_and_the_chapter_under_the_active_region_stay_hidden():
         assert RULES.view(s, seat)["zones"]["0.vault"]["cards"] == [{"hidden": True}]
         assert RULES.view(s, seat)["zones"]["0.region"]["cards"] == [cid("whispering-woods"), {"hidden": True}, {"hidden": True}]
     assert RULES.view(s, NORTH)["zones"]["0.vault"]["cards"] == [cid("bone-dragon")]
+    # the moves a screen may turn into buttons say nothing about the vault either
+    s = end_turn(end_turn(s))
+    s, _ = to_phase(s, "play1")
+    offered = [a for a in RULES.legal_actions(s) if a["type"] == "resource"]
+    assert cid("bone-dragon") in {a["card"] for a in offered}
+    assert all(RULES.scan_for(s, a) == ("0.vault", a["card"]) for a in offered)
 
 
 # ---- a real session fed with pad events --------------------------------------------------
