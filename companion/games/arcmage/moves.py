@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.games.arcmage import cards as arc
 from companion.games.arcmage import rules as R
 from companion.games.arcmage.cards import DOMAINS
-from companion.games.arcmage.state import PILES, gold_available
+from companion.games.arcmage.state import PILES, attack_of, gold_available
 
 _by_type: dict = {}
 
@@ -220,7 +220,6 @@ def _combat_groups(state: dict, combat: dict) -> list[list[dict]]:
         found = [c for c in state["p"][a_seat]["front"] if str(c["id"]) == attacker]
         if not found:
             continue
-        from companion.games.arcmage.state import attack_of
         atk = max(attack_of(found[0]), 0)
         for target in blockers:
             splits.append({"type": "split", "seat": a_seat, "attacker": int(attacker),

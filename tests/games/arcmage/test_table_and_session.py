@@ -279,6 +279,7 @@ def test_property_random_games_end_and_every_card_is_always_in_exactly_one_place
         options = {"vp_target": 2} if seed % 4 == 0 else {}
         final = RULES.playout(options, seed, on_apply=check)
         assert RULES.is_over(final) and final["turn"] < 200
+        assert json.loads(json.dumps(final)) == final                       # plain JSON data, no tuples
         outcomes.add(final["result"]["how"])
     assert {"deck_out", "regions"} <= outcomes        # VP wins: see test_rules (random play rarely dominates)
 
