@@ -202,6 +202,10 @@ def test_pronged_at_the_board_edge_loses_the_off_board_prong():
     state, events = act(state, type="attack", seat=0)
     assert hits(events) == ["Stag Beetle (pronged) hits Rabbit (2 health): 1 left"]
     assert state["heart"][1] == 10
+    # South's Crow in column 4 (South's left) only reaches column 3
+    state = battle([None, None, "Rat", "Wolf"], [None, None, None, "Crow"], attacker=1)
+    state, events = act(state, type="attack", seat=1)
+    assert hits(events) == ["Crow (pronged) hits Rat (1 health): dies"]
 
 
 def test_pronged_into_empty_positions_hits_the_heart_once_each():

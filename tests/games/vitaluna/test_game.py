@@ -216,5 +216,7 @@ def test_the_simulated_table_plays_and_replays_a_game(tmp_path, monkeypatch):
 
 
 def test_bad_card_values_are_refused_at_setup():
-    with pytest.raises(Exception, match="attack must be a whole number ≥ 0"):
+    """Bad values in a player's card file stop the setup with a sentence naming the card."""
+    from companion.engine import IllegalAction
+    with pytest.raises(IllegalAction, match="vitaluna.wolf \\(Wolf\\): attack must be a whole number ≥ 0"):
         new_game(edits={"vitaluna.wolf": {"attrs": {"attack": -1}}})
