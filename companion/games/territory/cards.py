@@ -155,8 +155,10 @@ class Effect:
         if self.kind == "damage":
             return f"deal {self.amount} damage to {who}{where}"
         if self.kind == "shield":
-            return f"enemy effects can't make {who} lose Base Power{where}"
+            return f"enemy effects can't make {'it' if self.target == 'self' else who} lose Base Power{where}"
         stat = "Base Power" if self.kind == "base_power" else "power"
+        if self.target == "self":
+            return f"it gets {self.amount:+d} {stat}{where}"
         return f"{who} get {self.amount:+d} {stat}{where}"
 
 

@@ -59,9 +59,12 @@ for _c in CREATURES.values():
     FINAL_COST[_c.id], STARS[_c.id] = _b.final, _b.stars
 
 
+_NAMES = {card_id: CATALOGUE.name(card_id) for card_id in (*CREATURES, *LANDS)}
+
+
 def name(card_id: str) -> str:
     """"Ash (Grey Wolf)", "Pine Forest", or the id of a card nobody knows."""
-    return CATALOGUE.name(card_id)
+    return _NAMES.get(card_id, card_id) if isinstance(card_id, str) else repr(card_id)
 
 
 def land_zone(seat: int, slot: int) -> str:
@@ -775,7 +778,8 @@ class TerritoryRules(Rules):
                     text = (f"{name(src)} deals {taken} damage to {players[s]}'s {name(cid)}: "
                             f"Base Power {own_base(rec)} → {own_base(new_rec)}")
                     if out:
-                        text += f", knocked out (+{STARS[cid]} Rest counters, its Star Count)"
+                        text += (f", knocked out (+{STARS[cid]} Rest counter{'s' if STARS[cid] > 1 else ''}, "
+                                 "its Star Count)")
                     events.append(event("damage", text, seat=s, slot=i, creature=cid, amount=taken,
                                         knocked_out=out))
                 piles[s] = row
@@ -792,12 +796,12 @@ class TerritoryRules(Rules):
         effects = active_effects(state, slot, piles)
         # passive abilities that work now pay their costs; all-lands ones reach the lands fought later
         round_effects = state["effects"]
+        working = {(src, key[0]) for _, src, _, key in effects if key[1]}
         for seat in (0, 1):
             for n, rec in enumerate(piles[seat]):
                 creature = CREATURES[rec["id"]]
                 for ai, ability in enumerate(creature.abilities):
-                    if ability.activated or not any(src == rec["id"] and key == (ai, True)
-                                                     for _, src, _, key in effects):
+                    if ability.activated or (rec["id"], ai) not in working:
                         continue
                     if ability.costs:
                         piles[seat][n] = rec = pay_costs(rec, ability)
