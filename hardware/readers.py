@@ -212,13 +212,15 @@ class PadReader:
 
     kind = "rc522"
 
-    def __init__(self, spec: ReaderSpec, transport: Mfrc522Transport, clock=time.monotonic, ndef=None):
+    def __init__(self, spec: ReaderSpec, transport: Mfrc522Transport, clock=time.monotonic, ndef=None,
+                 max_tags: int = 8):
         self.spec = spec
         self.pad = spec.pads[0]
         self.transport = transport
         self.pcd = Pcd(transport)
         self.clock = clock
         self.ndef = ndef                     # hardware.ndef.NdefCache, or None
+        self.max_tags = max_tags             # a real RC522 field powers a handful of stacked tags at most
         self.known = KnownTags()
         self.ok = False
         self.detail = "not started"
@@ -260,7 +262,7 @@ class PadReader:
         if not self.ok:
             return self._try_recovery()
         try:
-            uids = self.pcd.inventory(self.known.uids())
+            uids = self.pcd.inventory(self.known.uids(), self.max_tags)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
@@ -274,7 +276,7 @@ class PadReader:
         self._next_recovery = now + RECOVERY_INTERVAL_S
         if self.recover():
             try:
-                uids = self.pcd.inventory([])
+                uids = self.pcd.inventory([], self.max_tags)
                 self.known.update(uids)
                 return [u.hex().upper() for u in uids]
             except RfidError as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 
 from companion.table import TableProfile
+from companion.tags import normalise_uid
 from hardware.debounce import Debouncer
 from hardware.emulator.chip import EmulatedRC522, Faults, ModelClock
 from hardware.emulator.tags import VirtualTag
@@ -68,7 +69,8 @@ class EmulatedTable(PolledTable):
                              faults=Faults(seed=len(self.chips) + 1))
         self.chips[spec.pads[0]] = chip
         transport = Mfrc522Transport(chip, reset=reset, sleep=self.model.sleep, name=spec.id)
-        return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef)
+        # a simulated pile (a discard zone) may hold far more cards than a real field could power
+        return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef, max_tags=64)
 
     def _ensure_pad(self, pad: str) -> PadReader:
         for r in self.readers:
@@ -93,7 +95,7 @@ class EmulatedTable(PolledTable):
 
     def tag(self, uid: str, kind: str | None = None) -> VirtualTag:
         """The virtual tag with ``uid`` (one object per UID, so it can lie across two pads)."""
-        uid = uid.upper()
+        uid = normalise_uid(uid)            # BadUid, in words, for anything that is not a 4/7/10-byte UID
         if uid not in self.virtual_tags:
             self.virtual_tags[uid] = VirtualTag(uid, kind)
         return self.virtual_tags[uid]
@@ -101,18 +103,19 @@ class EmulatedTable(PolledTable):
     def place(self, pad: str, uid: str) -> list:
         """Put the tag on ``pad`` and poll until the pad's reader has reported it; returns the events."""
         reader = self._ensure_pad(pad)
-        self.chips[pad].place(self.tag(uid))
-        return self._settle(reader, lambda: uid.upper() in self.debouncer.on_pad(pad)
-                            or any(c.uid == uid.upper() for c in self.debouncer.conflicts()))
+        tag = self.tag(uid)
+        self.chips[pad].place(tag)
+        return self._settle(reader, lambda: tag.uid_hex in self.debouncer.on_pad(pad)
+                            or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()))
 
     def lift(self, pad: str, uid: str) -> list:
         """Take the tag off ``pad`` and poll until the removal is reported; returns the events."""
         reader = self._ensure_pad(pad)
-        tag = self.virtual_tags.get(uid.upper())
+        tag = self.virtual_tags.get(normalise_uid(uid))
         if tag is None:
             return []
         self.chips[pad].remove(tag)
-        return self._settle(reader, lambda: uid.upper() not in self.debouncer.on_pad(pad))
+        return self._settle(reader, lambda: tag.uid_hex not in self.debouncer.on_pad(pad))
 
     def clear(self) -> None:
         for pad, chip in self.chips.items():

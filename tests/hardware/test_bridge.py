@@ -58,17 +58,6 @@ def test_the_firmware_reports_every_channel_with_every_uid_length_and_stacks():
     assert all(polls[ch] == [] for ch in range(1, 15) if ch != 5)
 
 
-def test_a_full_bridge_cycle_of_sixteen_cards_fits_the_budget():
-    board = EmulatedBridgeBoard(16)
-    for ch in range(16):
-        board.chips[ch].place(VirtualTag("04A1B2C3D4E5%02X" % ch))
-    board.bridge.start()
-    board.bridge.poll_once()
-    t0 = board.clock.now
-    board.bridge.poll_once()
-    assert board.clock.now - t0 < 0.080
-
-
 def test_the_firmware_reports_a_dead_channel_and_resets_a_wedged_one():
     board = EmulatedBridgeBoard(4)
     board.chips[1].faults.dead = True

@@ -246,3 +246,24 @@ def test_a_reader_that_never_answers_says_what_to_check():
     assert detail == ("reader north-attacker on SPI0 CE0 does not answer: version register reads 0x00 — "
                       "check 3.3 V, GND and the MISO wire")
     table.close()
+
+
+def test_a_simulated_pile_holds_more_cards_than_a_real_field():
+    """A discard pile on the simulated table: 20 virtual tags on one pad, every one reported."""
+    from companion.tags import virtual_uid
+    table = EmulatedTable(["discard"])
+    events = []
+    table.start(events.append)
+    uids = [virtual_uid(f"sams/{n:03d}") for n in range(20)]
+    for uid in uids:
+        table.place("discard", uid)
+    assert sorted(e.uid for e in events) == sorted(uids) and table.on_pad["discard"] == set(uids)
+    table.close()
+
+
+def test_a_malformed_uid_is_refused_in_words():
+    from companion.tags import BadUid
+    table = EmulatedTable(["p1"])
+    with pytest.raises(BadUid, match="tags have 4, 7 or 10"):
+        table.place("p1", "0102")
+    table.close()
