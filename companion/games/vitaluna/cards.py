@@ -94,12 +94,13 @@ def _entry(card_id: str, name: str, attrs: dict) -> Creature | Singular:
 
 class CardTable(dict):
     """card id → :class:`Creature` or :class:`Singular`, plus the creature ids of each colour
-    (``by_colour["black"]``), in catalogue order."""
+    (``by_colour["black"]``, in catalogue order) and each creature's :meth:`Creature.label`."""
 
     def __init__(self, entries: dict):
         super().__init__(entries)
         self.by_colour = {colour: tuple(c.id for c in entries.values()
                                         if isinstance(c, Creature) and c.colour == colour) for colour in COLOURS}
+        self.labels = {c.id: c.label() for c in entries.values() if isinstance(c, Creature)}
 
 
 def _build(edits: dict) -> CardTable:

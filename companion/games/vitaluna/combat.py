@@ -145,7 +145,8 @@ class Fight:
                     events.append(event("retaliation", f"{victim_creature.name} retaliates: {creature.name} {took}",
                                         seat=foe, column=t + 1, attacker=victim, target=card, damage=1,
                                         outcome=back))
-            lost = self.losers()
-            if lost:
-                return events, (foe if len(lost) == 2 else lost[0])
+            foe_lost = self.heart[foe] <= 0 or not any(target_row)
+            self_lost = not any(row)                   # retaliation may have killed the last attacker
+            if foe_lost or self_lost:
+                return events, (foe if foe_lost else seat)
         return events, None

@@ -337,7 +337,7 @@ class VitaLunaRules(Rules):
             new["owner"] = owned
         zone_id = ZONE_IDS[seat][slot]
         if slot in WHITE:
-            return new, [event("placed", f"{names[seat]} places {creature.label()} on {slot_label(slot)}",
+            return new, [event("placed", f"{names[seat]} places {self.table(state).labels[card]} on {slot_label(slot)}",
                                seat=seat, zone=zone_id, card=card)]
         return new, [hidden_event("placed", f"{names[seat]} places {creature.name} face down on {slot_label(slot)}",
                                   f"{names[seat]} places a card face down on {slot_label(slot)}", [1 - seat],
