@@ -1032,6 +1032,9 @@ class VitaLunaRules(Rules):
         if phase == "battle":
             raise IllegalAction(f"{entry.name}: during a battle the shared pad takes singular cards; creatures "
                                 f"go on {names[seat]}'s positions")
+        if phase == "placement":
+            raise IllegalAction(f"{entry.name}: creatures are placed on {names[seat]}'s white or grey positions, "
+                                "not on the shared pad")
         raise IllegalAction(f"{entry.name}: the shared pad takes nothing now ({self._phase_label(state)})")
 
     def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:

@@ -220,3 +220,22 @@ def test_bad_card_values_are_refused_at_setup():
     from companion.engine import IllegalAction
     with pytest.raises(IllegalAction, match="vitaluna.wolf \\(Wolf\\): attack must be a whole number ≥ 0"):
         new_game(edits={"vitaluna.wolf": {"attrs": {"attack": -1}}})
+
+
+def test_no_view_or_public_event_ever_shows_a_face_down_card():
+    """Hidden information: a grey card's id reaches neither the shared screen nor the other player."""
+    from companion.engine import redact_event
+
+    def check(before, action, state, events):
+        for seat in (0, 1):
+            grey = [c for c in state["board"][seat][4:] if c] + [c for c in before["board"][seat][4:] if c]
+            if not grey:
+                continue
+            for looker in (None, 1 - seat):
+                text = json.dumps(RULES.view(state, looker)) + json.dumps([redact_event(e, looker) for e in events
+                                                                          if e["type"] != "promoted"])
+                leaked = [c for c in grey if f'"{c}"' in text and c not in state["board"][seat][:4]
+                          and c not in state["board"][1 - seat]]
+                assert not leaked, f"{leaked} seen by {looker} after {action}"
+    for seed in range(15):
+        RULES.playout({"card_edits": {}}, seed, on_apply=check)
