@@ -74,3 +74,12 @@ def test_states_are_plain_json():
     assert json.loads(json.dumps(state)) == state
     for seat in (None, 0, 1):
         json.dumps(RULES.view(state, seat))
+
+
+def test_bench_counts_completed_rounds():
+    """`companion bench engines` counts rounds (issue 5): a game that ends at a round's end completed all its
+    rounds; one ended mid-round (forfeit, early end) did not complete the last."""
+    for seed in range(10):
+        state = RULES.playout({"decks": "samples"}, seed)
+        full = state["reason"] == "every land has been claimed"
+        assert RULES.bench_playout(seed) == state["round"] - (0 if full else 1)

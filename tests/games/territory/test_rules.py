@@ -445,3 +445,46 @@ def test_ready_piles_and_registration_are_hidden_from_the_other_seat():
     assert "Ash" in redact_event(events[0], 0)["text"]
     for seat in (None, 1):
         assert T("ash") not in json.dumps(RULES.view(s, seat))
+
+
+# ---------------------------------------------------------------- corrections and the screen
+def test_adjust_rest_counters_and_land_deck():
+    """Every counter the view lists as adjustable can be corrected (engine contract: adjust)."""
+    s = both_done(_resting_position({"dash": 3}, ["pine-forest"]))
+    adjustable = {c["id"] for c in RULES.view(s, None)["counters"] if c["adjustable"]}
+    assert adjustable == {"land_deck", f"rest.{T('dash')}"}
+    fixed = act(s, {"type": "adjust", "seat": 0, "counter": f"rest.{T('dash')}", "delta": -2})
+    assert fixed["resting"][0] == {} and T("dash") in fixed["ready"][0]
+    fixed = act(s, {"type": "adjust", "seat": None, "counter": "land_deck", "delta": -3})
+    assert fixed["land_deck"] == s["land_deck"] - 3
+    with pytest.raises(IllegalAction, match="not South's creature"):
+        act(s, {"type": "adjust", "seat": 1, "counter": f"rest.{T('dash')}", "delta": 1})
+
+
+def test_view_has_the_standard_keys_and_says_what_to_do():
+    s = game(["ash"], ["bramble"], FIVE)
+    v = RULES.view(s, None)
+    assert {"game", "active_seat", "phase", "phase_label", "awaiting", "counters", "zones", "over", "result",
+            "players", "detail"} <= set(v)
+    assert v["phase_label"] == "Round 1: deploy creatures face down, then press done"
+    assert set(v["zones"]) == {z.id for z in RULES.zones({})}
+    s = act(s, {"type": "done", "seat": 0})
+    assert RULES.view(s, None)["active_seat"] == 1 and "waiting for South" in RULES.view(s, None)["phase_label"]
+    assert RULES.confirm_action(s, 1) == {"type": "done", "seat": 1}
+    assert RULES.confirm_action(s, 0) is None
+
+
+def test_scans_that_cannot_be_right_say_where_the_card_belongs():
+    s = game(["ash"], ["bramble"], FIVE)
+    with pytest.raises(IllegalAction, match="is a creature: deploy it"):
+        RULES.interpret(s, "land_deck", T("ash"), True)
+    with pytest.raises(IllegalAction, match="lands are dealt when a round begins"):
+        RULES.interpret(s, "land_deck", T("oasis"), True)
+    with pytest.raises(IllegalAction, match="not a card of the Territory catalogue"):
+        RULES.interpret(s, "0.land1", "territory.unicorn", True)
+    assert RULES.interpret(s, "0.land3", T("ash"), True) == {"type": "deploy", "seat": 0, "creature": T("ash"),
+                                                              "slot": 2}
+    s = deploy(s, 0, "ash", 2)
+    assert RULES.interpret(s, "0.land3", T("ash"), False) == {"type": "undeploy", "seat": 0, "creature": T("ash")}
+    assert RULES.scan_for(s, {"type": "deploy", "seat": 1, "creature": T("bramble"), "slot": 4}) == \
+        ("1.land5", T("bramble"))
