@@ -15,7 +15,7 @@ import platform
 import random
 import time
 
-from hardware.emulator.chip import HOST_OVERHEAD_S, SPI_HZ, EmulatedRC522, Faults, ModelClock
+from hardware.emulator.chip import HOST_OVERHEAD_S, SPI_HZ, EmulatedRC522, ModelClock
 from hardware.emulator.table import EmulatedTable
 from hardware.emulator.tags import VirtualTag
 from hardware.readers import ReaderSpec
@@ -70,7 +70,7 @@ def tags_on_a_pad(max_tags: int = 8, repeat: int = 20) -> dict:
     return {"per_extra_tag_ms": per_tag, "per_extra_tag_transactions": per_tag_tx, "by_count": rows}
 
 
-def _sixteen_pad_table(faults_for=None, clock=None) -> EmulatedTable:
+def _sixteen_pad_table() -> EmulatedTable:
     specs = [ReaderSpec(f"r{i}", "rc522", (f"pad{i}",), bus=0, cs=0, reset_gpio=25) for i in range(16)]
     model = ModelClock()
     table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now)

@@ -1,7 +1,6 @@
 """The reader bridge: its line protocol, its firmware (under CPython, on the emulator) and the pyserial host
 (on a pseudo-terminal, unplugged and plugged back)."""
 import os
-import threading
 import time
 
 import pytest

@@ -3,7 +3,6 @@ import random
 
 import pytest
 
-from hardware.emulator import VirtualTag
 from hardware.rc522.pcd import Collision, Garbled, NoReply, ReaderFault, cascade_parts, crc_a
 
 

@@ -1,7 +1,6 @@
 """Self-describing cards: a card id as an NDEF record in NTAG21x user memory, read back once per UID."""
 import pytest
 
-from hardware.emulator.tags import VirtualTag
 from hardware.emulator.table import EmulatedTable
 from hardware.ndef import NdefCache, NdefError, decode_card_id, encode_card_id, read_card_id, write_card_id
 
