@@ -34,6 +34,7 @@ class PolledTable(TableSource):
         self._sink: EventSink | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._bus = threading.RLock()      # one SPI conversation at a time: polls, and writes from the screen
         self.conflict_log: list[Conflict] = []
 
     # -- TableSource ---------------------------------------------------------------------------
@@ -79,10 +80,29 @@ class PolledTable(TableSource):
         return events
 
     def poll_reader(self, reader) -> list:
-        uids = reader.poll()
+        with self._bus:
+            uids = reader.poll()
+            card_ids = reader.card_ids(uids) if uids is not None else {}
         if uids is None:
             return []
-        return self.feed(reader.pad, uids, reader.card_ids(uids))
+        return self.feed(reader.pad, uids, card_ids)
+
+    def write_card_id(self, pad: str, uid: str, card_id: str) -> None:
+        """Write ``card_id`` onto the tag ``uid`` lying on ``pad`` (NDEF), so any companion knows the card.
+
+        Raises ``KeyError`` for a pad no RC522 of this table reads (a bridge pad:
+        the bridge only reports UIDs), and the driver's or NDEF errors if the tag
+        cannot be written; the next sighting then carries the card id.
+        """
+        from hardware.ndef import write_card_id
+        reader = next((r for r in self.readers if r.pad == pad), None)
+        if reader is None:
+            raise KeyError(f"pad {pad!r} is not read by an RC522 of this table, so its tags cannot be written")
+        raw = bytes.fromhex(uid)
+        with self._bus:
+            write_card_id(reader.pcd, raw, card_id)
+            if reader.ndef is not None:
+                reader.ndef.remember(raw, card_id)
 
     def feed(self, pad: str, uids: list[str], card_ids: dict | None = None) -> list:
         events = self.debouncer.feed(pad, uids, self.clock(), card_ids)

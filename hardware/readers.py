@@ -362,20 +362,22 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
     Returns ``(table, [])`` when at least one reader answers (the others show
     what is wrong in ``status()``), else ``(None, problems)`` in plain words.
     """
+    from hardware.ndef import NdefCache
     from hardware.polling import PolledTable
     try:
         specs = reader_specs(profile)
     except ProfileError as exc:
         return None, [str(exc)]
     problems: list[str] = []
-    reset_lines: dict[int, object] = {}
+    reset_lines: dict = {}
     readers = []
+    card_ids = NdefCache()                  # one cache for the table: a card moved to another pad is not re-read
     for spec in specs:
         if spec.kind != "rc522":
             continue
         try:
             readers.append(build_rc522(spec, specs, reset_lines, pin_factory=pin_factory,
-                                       spi_speed_hz=spi_speed_hz))
+                                       spi_speed_hz=spi_speed_hz, ndef=card_ids))
         except (OSError, ImportError) as exc:
             problems.append(no_spi_message(spec, exc, specs))
     link_reset_lines(readers)

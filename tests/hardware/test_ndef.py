@@ -80,3 +80,29 @@ def test_the_pad_event_carries_the_card_id_written_on_the_tag():
     assert events[-1].card_id == "lifeforce/spark"
     assert cache.reads == 1
     table.close()
+
+
+def test_a_card_registered_on_one_table_is_known_on_another():
+    """Written through one companion's table, read by a different companion (fresh cache, fresh readers)."""
+    from companion.table import parse_profile
+    prof = parse_profile({"readers": [{"id": "r", "kind": "rc522", "bus": 0, "cs": 0, "pads": ["p1"]}]}, "t.toml")
+    first = EmulatedTable.from_profile(prof, ndef=NdefCache())
+    first.start(lambda e: None)
+    first.place("p1", "04A1B2C3D4E5F6")
+    first.write_card_id("p1", "04A1B2C3D4E5F6", "vitaluna/dawn")
+    tag = first.virtual_tags["04A1B2C3D4E5F6"]
+    first.close()
+    second = EmulatedTable.from_profile(prof, ndef=NdefCache())
+    second.virtual_tags[tag.uid_hex] = tag             # the same physical card, carried to the other table
+    events = []
+    second.start(events.append)
+    second.place("p1", tag.uid_hex)
+    assert events[-1].card_id == "vitaluna/dawn"
+    second.close()
+
+
+def test_writing_to_a_pad_without_an_rc522_is_refused_in_words():
+    table = EmulatedTable(["p1"])
+    with pytest.raises(KeyError, match="not read by an RC522"):
+        table.write_card_id("p9", "04A1B2C3D4E5F6", "sams/001")
+    table.close()
