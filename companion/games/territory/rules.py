@@ -36,36 +36,18 @@ power when its land was fought.
 """
 from __future__ import annotations
 
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, event,
                               hidden_event)
 
-from . import cards as _cards
-from .cards import Creature, Effect, Land
-from .pricing import deck_cost, price
+from .cards import Effect
+from .catalogue import CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, name
+from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
+                     strengths, take_damage)
+from .pricing import deck_cost
 
 SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
 ALL_CLAIMED = "every land has been claimed"
 SAMPLE_DECKS = ("pack-of-the-peaks", "sea-and-sky")
-
-CATALOGUE = _cards.load()
-CREATURES: dict[str, Creature] = CATALOGUE.creatures
-LANDS: dict[str, Land] = CATALOGUE.lands
-LAND_IDS: tuple[str, ...] = tuple(LANDS)
-CREATURE_IDS: tuple[str, ...] = tuple(CREATURES)
-FINAL_COST: dict[str, int] = {}
-STARS: dict[str, int] = {}
-for _c in CREATURES.values():
-    _b = price(_c, CATALOGUE.biomes)
-    FINAL_COST[_c.id], STARS[_c.id] = _b.final, _b.stars
-
-
-_NAMES = {card_id: CATALOGUE.name(card_id) for card_id in (*CREATURES, *LANDS)}
-
-
-def name(card_id: str) -> str:
-    """"Ash (Grey Wolf)", "Pine Forest", or the id of a card nobody knows."""
-    return _NAMES.get(card_id, card_id) if isinstance(card_id, str) else repr(card_id)
-
 
 def land_zone(seat: int, slot: int) -> str:
     """Zone of ``seat``'s pile in front of land ``slot`` (0-based): "0.land1" … "1.land5"."""
@@ -77,167 +59,6 @@ def ready_zone(seat: int) -> str:
 
 
 LAND_DECK_ZONE = "land_deck"
-
-
-def new_deployed(creature_id: str) -> dict:
-    return {"id": creature_id, "dmg": 0, "exh": 0, "dis": 0, "rest": 0, "support": False, "sac": False,
-            "used": [], "base": None, "power": None}
-
-
-# ---------------------------------------------------------------- abilities at a land
-def own_base(rec: dict) -> int:
-    """Rules, Taking Damage: Base Power after damage and Exhaust, never below 0."""
-    return max(0, CREATURES[rec["id"]].base_power - rec["dmg"] - rec["exh"])
-
-
-def biome_bonus(rec: dict, biome: str) -> int:
-    """The creature's bonus on a land playing as ``biome``, less what Disorient took from it."""
-    bonus = CREATURES[rec["id"]].bonus(biome)
-    return bonus - rec["dis"] if bonus > 0 else bonus
-
-
-def requirements_hold(ability, rec: dict, pile: list[dict], land: Land) -> bool:
-    """Rules, Requirement: Home, Biome A, Type Group [A] [X], Alone — checked now, at this land."""
-    creature = CREATURES[rec["id"]]
-    for req in ability.requires:
-        kind = req.kind
-        if kind == "home":
-            if biome_bonus(rec, land.plays_as) <= 0:
-                return False
-        elif kind == "biome":
-            if land.plays_as != CATALOGUE.biomes.canonical(req.biome):
-                return False
-        elif kind == "alone":
-            if len(pile) != 1:
-                return False
-        else:  # type_group
-            if req.of_type:
-                if req.of_type not in creature.types:
-                    return False
-                n = sum(1 for o in pile if o is not rec and req.of_type in CREATURES[o["id"]].types)
-            else:
-                n = sum(1 for o in pile if o is not rec and creature.types & CREATURES[o["id"]].types)
-            if n < req.count:
-                return False
-    return True
-
-
-def reaches(effect: Effect, src_seat: int, src_id: str, seat: int, creature_id: str) -> bool:
-    """Whether ``effect`` of ``src_id`` (of ``src_seat``) reaches ``creature_id`` of ``seat``."""
-    t = effect.target
-    if t == "self":
-        hit = creature_id == src_id
-    elif t == "allies":
-        hit = seat == src_seat and creature_id != src_id
-    elif t == "team":
-        hit = seat == src_seat
-    elif t in ("enemies", "enemy"):
-        hit = seat != src_seat
-    elif t == "others":
-        hit = creature_id != src_id
-    else:
-        hit = True
-    return hit and (effect.of_type is None or effect.of_type in CREATURES[creature_id].types)
-
-
-def round_effect(entry: dict) -> Effect:
-    return CREATURES[entry["src"]].abilities[entry["ability"]].effects[entry["effect"]]
-
-
-def active_effects(state: State, slot: int, piles) -> list[tuple[int, str, Effect, tuple]]:
-    """(source seat, source id, effect, (ability index, passive?)) of every effect working at ``slot`` now.
-
-    Passive abilities of creatures at the land whose requirements hold, plus
-    effects already put in play this round (activated abilities; all-lands
-    passives of lands fought earlier).
-    """
-    land = LANDS[state["slots"][slot]["land"]]
-    out = []
-    for seat in (0, 1):
-        pile = piles[seat]
-        for rec in pile:
-            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
-                if not ability.activated and requirements_hold(ability, rec, pile, land):
-                    for e in ability.effects:
-                        out.append((seat, rec["id"], e, (ai, True)))
-    for entry in state["effects"]:
-        if entry["land"] is None or entry["land"] == slot:
-            out.append((entry["seat"], entry["src"], round_effect(entry), (entry["ability"], False)))
-    return out
-
-
-def shielded(effects, seat: int, creature_id: str) -> bool:
-    """Rules, Shield: "Enemy effects can't make ally creatures lose Base Power"."""
-    return any(e.kind == "shield" and reaches(e, ss, sid, seat, creature_id) for ss, sid, e, _ in effects)
-
-
-def take_damage(rec: dict, amount: int) -> tuple[dict, int, bool]:
-    """Rules, Taking Damage: Base Power drops by ``amount``, not below 0; reaching 0 adds Star Count Rest counters.
-
-    Returns (new record, damage taken, knocked out).
-    """
-    before = own_base(rec)
-    taken = min(amount, before)
-    new = dict(rec, dmg=rec["dmg"] + taken)
-    knocked_out = before > 0 and before - taken == 0
-    if knocked_out:
-        new["rest"] = rec["rest"] + STARS[rec["id"]]
-    return new, taken, knocked_out
-
-
-def pay_costs(rec: dict, ability) -> dict:
-    """Rules, Cost: Rest X, Support, Exhaust X, Sacrifice, Disorient X."""
-    new = dict(rec)
-    for c in ability.costs:
-        if c.kind == "rest":
-            new["rest"] += c.amount
-        elif c.kind == "support":
-            new["support"] = True
-        elif c.kind == "exhaust":
-            new["exh"] += c.amount
-        elif c.kind == "sacrifice":
-            new["sac"] = True
-        else:
-            new["dis"] += c.amount
-    return new
-
-
-def strengths(state: State, slot: int, piles, effects) -> list[list[tuple[int, int]]]:
-    """(Base Power, power) of every creature at ``slot``, per seat, in pile order.
-
-    RULINGS: power = Base Power (after damage, ≥ 0) + biome bonus + land and
-    ability modifiers; a Support creature adds none.  This project: a creature
-    never adds less than 0 (docs/rulings/territory.md, "No negative power").
-    """
-    land = LANDS[state["slots"][slot]["land"]]
-    biome = land.plays_as
-    out = []
-    for seat in (0, 1):
-        row = []
-        for rec in piles[seat]:
-            cid = rec["id"]
-            creature = CREATURES[cid]
-            base = own_base(rec)
-            mods = 0
-            shield = None
-            for ss, sid, e, _ in effects:
-                if e.kind in ("base_power", "power") and reaches(e, ss, sid, seat, cid):
-                    if e.kind == "base_power" and e.amount < 0 and ss != seat:
-                        if shield is None:
-                            shield = shielded(effects, seat, cid)
-                        if shield:
-                            continue
-                    if e.kind == "base_power":
-                        base += e.amount
-                    else:
-                        mods += e.amount
-            for le in land.effects:
-                if le.kind == "power" and le.matches(creature, biome):
-                    mods += le.amount
-            power = 0 if rec["support"] else max(0, base + biome_bonus(rec, biome) + mods)
-            row.append((base, power))
-        out.append(row)
-    return out
 
 
 # ---------------------------------------------------------------- the rules
@@ -335,6 +156,19 @@ class TerritoryRules(Rules):
                 else:
                     out.append(base)
         return out
+
+    def may_activate(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` has any activated ability to use at the land being fought (a quick :meth:`activations`)."""
+        entry = state["slots"][state["battle"]]
+        land = LANDS[entry["land"]]
+        pile = entry["piles"][seat]
+        has_enemy = bool(entry["piles"][1 - seat])
+        for rec in pile:
+            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
+                if (ability.activated and ai not in rec["used"] and (has_enemy or not ability.needs_target)
+                        and requirements_hold(ability, rec, pile, land)):
+                    return True
+        return False
 
     def default_recovery(self, state: State, seat: int) -> list[list]:
         """The screen's proposal for Round End step 3: each land takes a counter off the creature
@@ -679,7 +513,7 @@ class TerritoryRules(Rules):
                                                 + ", ".join(name(r["id"]) for r in pile),
                                     seat=seat, slot=slot, zone=land_zone(seat, slot),
                                     creatures=[r["id"] for r in pile]))
-        done = [not self.activations(state, s) for s in (0, 1)]
+        done = [not self.may_activate(state, s) for s in (0, 1)]
         state["done"] = done
         if all(done):
             return self._resolve(state, events)
@@ -739,8 +573,8 @@ class TerritoryRules(Rules):
                                      "land": None if effect.scope == "all_lands" else slot})
         new["effects"] = effects_list
         done = list(new["done"])
-        done[seat] = not self.activations(new, seat)
-        done[1 - seat] = not self.activations(new, 1 - seat)
+        done[seat] = not self.may_activate(new, seat)
+        done[1 - seat] = not self.may_activate(new, 1 - seat)
         new["done"] = done
         if all(done):
             return self._resolve(new, events)
@@ -792,6 +626,9 @@ class TerritoryRules(Rules):
         entry = state["slots"][slot]
         land = LANDS[entry["land"]]
         players = self.players(state)
+        if not entry["piles"][0] and not entry["piles"][1]:
+            return self._claim(state, slot, [0, 0], list(entry["piles"]),
+                               f"Land {slot + 1} ({land.name}): nobody fought here — the land stays unclaimed", events)
         piles = [list(entry["piles"][0]), list(entry["piles"][1])]
         effects = active_effects(state, slot, piles)
         # passive abilities that work now pay their costs; all-lands ones reach the lands fought later
@@ -820,15 +657,23 @@ class TerritoryRules(Rules):
         totals = [sum(p for _, p in powers[s]) for s in (0, 1)]
         for seat in (0, 1):
             piles[seat] = [dict(rec, base=b, power=p) for rec, (b, p) in zip(piles[seat], powers[seat])]
-        winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else None
         parts = []
         for seat in (0, 1):
-            listed = " + ".join(f"{name(r['id']).split(' (')[0]} {r['power']}" for r in piles[seat]) or "nobody"
+            listed = " + ".join(f"{CREATURES[r['id']].name} {r['power']}" for r in piles[seat]) or "nobody"
             parts.append(f"{players[seat]} {totals[seat]} ({listed})")
+        return self._claim(state, slot, totals, piles, f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]}",
+                           events)
+
+    def _claim(self, state: State, slot: int, totals: list[int], piles: list, text: str,
+               events: list) -> tuple[State, list]:
+        """Rules, Combat 3–5: the highest total claims the land into its land pile; a tie leaves it in play."""
+        land = LANDS[state["slots"][slot]["land"]]
+        winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else None
         if winner is None:
-            text = f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]} — a tie, the land stays unclaimed"
+            if piles[0] or piles[1]:
+                text += " — a tie, the land stays unclaimed"
         else:
-            text = f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]} — {players[winner]} claims {land.name}"
+            text += f" — {self.players(state)[winner]} claims {land.name}"
         slots = list(state["slots"])
         slots[slot] = dict(state["slots"][slot], piles=piles, fought=True, winner=winner)
         new = dict(state, slots=slots, battles=state["battles"] + [

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone, counter
 
-from .rules import (CATALOGUE, CREATURES, FINAL_COST, LAND_DECK_ZONE, LANDS, SLOTS, STARS, land_zone, name,
+from .catalogue import CATALOGUE, CREATURES, FINAL_COST, LANDS, STARS, name
+from .rules import (LAND_DECK_ZONE, SLOTS, land_zone,
                     ready_zone)
 
 

@@ -40,17 +40,13 @@ def both_done(state, events=None):
     return act(state, {"type": "done", "seat": 1}, events)
 
 
-def pass_all(state, events=None, until_phase=None):
+def pass_all(state, events=None):
     """Both players pass at every land until the phase changes from combat."""
     while state["phase"] == "combat":
         for seat in (0, 1):
             if not state["done"][seat] and state["phase"] == "combat":
                 state = act(state, {"type": "done", "seat": seat}, events)
     return state
-
-
-def pile(state, slot, seat):
-    return {r["id"].split(".", 1)[1]: r for r in state["slots"][slot]["piles"][seat]}
 
 
 def battle(state, slot):

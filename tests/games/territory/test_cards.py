@@ -5,7 +5,7 @@ from companion.cards import Card
 from companion.games.territory import CATALOGUE
 from companion.games.territory.cards import BASE_BIOMES, Biomes, CardError, build_catalogue, parse_creature
 from companion.games.territory.pricing import ability_price, ceil_div, price, star_count
-from companion.games.territory.rules import FINAL_COST
+from companion.games.territory.catalogue import FINAL_COST
 
 
 def creature(base=0, biomes=None, abilities=(), discount=0, **extra):

@@ -9,7 +9,8 @@ import pytest
 
 from companion.engine import IllegalAction, redact_event
 from companion.games.territory import RULES
-from companion.games.territory.rules import LANDS, new_deployed, requirements_hold, CREATURES
+from companion.games.territory.catalogue import CREATURES, LANDS
+from companion.games.territory.combat import new_deployed, requirements_hold
 
 from .play import FIVE, T, act, battle, both_done, deploy, game, pass_all
 
