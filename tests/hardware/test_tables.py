@@ -267,3 +267,29 @@ def test_a_malformed_uid_is_refused_in_words():
     with pytest.raises(BadUid, match="tags have 4, 7 or 10"):
         table.place("p1", "0102")
     table.close()
+
+
+def test_a_profile_whose_readers_answer_gives_a_polled_table_that_runs_in_the_background(monkeypatch, tmp_path):
+    """open_table_source → PolledTable on (stand-in) spidev; its worker thread turns a placement into an event."""
+    import threading
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+    import hardware.readers as readers
+    from hardware.emulator import ModelClock, VirtualTag
+    from hardware.polling import PolledTable
+    factory, model = MockFactory(), ModelClock()
+    bus = EmulatedSpiBus(factory, model)
+    monkeypatch.setattr(readers, "open_spidev", bus.open)
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    config = AppConfig(data_dir=tmp_path, profile_path=TABLES / "table-2pad.toml", sim=False)
+    source = open_table_source(config)
+    assert isinstance(source, PolledTable) and not source.simulated
+    assert [s["ok"] for s in source.status()] == [True, True]
+    got = threading.Event()
+    events = []
+    source.start(lambda ev: (events.append(ev), got.set()))
+    bus.by_ce[1].place(VirtualTag("04A1B2C3D4E5F6"))
+    assert got.wait(5)
+    assert (events[0].pad, events[0].kind) == ("s-attacker", SEEN)
+    source.close()
+    assert factory.pin(25).function == "input"        # the reset line was released on close
