@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Ability, Biomes, Creature, Effect
+from companion.cards import Card
+
+from .cards import GAME, Ability, Biomes, Creature, Effect, parse_creature
 
 # Price per point of an effect, by whom it reaches.  A point to one creature is
 # worth what a point of Base Power costs (2); reaching every ally or enemy at
@@ -144,3 +146,16 @@ def price(creature: Creature, biomes: Biomes | None = None) -> CostBreakdown:
 def deck_cost(creatures) -> int:
     """The sum of Final Costs (Rules, Creature Deck: "a total cost of 100 or less")."""
     return sum(price(c).final for c in creatures)
+
+
+def price_entry(entry: dict, biomes: Biomes | None = None) -> CostBreakdown:
+    """The designer's calculator: price a creature from a catalogue entry as a player types it in.
+
+    ``entry`` is ``{"id": "territory.…", "name": …, "attrs": {...}}`` (the
+    cards.json shape; ``id`` may be left out while designing).  A card the
+    engine could not play raises :class:`~.cards.CardError` with every reason.
+    """
+    card = Card(entry.get("id") or f"{GAME}.new-creature", GAME, entry.get("name") or "New creature",
+                dict(entry.get("attrs", {}), kind="creature"))
+    biomes = biomes or Biomes()
+    return price(parse_creature(card, biomes), biomes)

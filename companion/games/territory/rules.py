@@ -335,8 +335,8 @@ class TerritoryRules(Rules):
         new = dict(state, decks=decks, done=done)
         return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
                                                 f"to their deck: {len(decks[seat])} creatures, cost {cost}/{budget}",
-                                  f"{players[seat]} adds a creature: {len(decks[seat])} creatures, "
-                                  f"cost {cost}/{budget}", [1 - seat], seat=seat, zone=ready_zone(seat),
+                                  f"{players[seat]} adds a creature: {len(decks[seat])} creatures",
+                                  [1 - seat], seat=seat, zone=ready_zone(seat),
                                   creature=cid)]
 
     def _unregister(self, state: State, action: Action) -> tuple[State, list]:

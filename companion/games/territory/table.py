@@ -161,10 +161,10 @@ def _phase_label(rules, state: State) -> tuple[str, str | None, int | None]:
     active = waiting[0] if len(waiting) == 1 else None
     who = f" (waiting for {players[active]})" if active is not None else ""
     if phase == "register":
-        parts = [f"{players[s]} {len(state['decks'][s])} creatures, cost "
-                 f"{sum(FINAL_COST[c] for c in state['decks'][s])}/{state['options']['deck_budget']}" for s in (0, 1)]
-        return (f"Scan your creature decks on your ready pads ({'; '.join(parts)}), then press done{who}",
-                "scan", active)
+        # costs stay private while decks are built: a cost going up by 13 could name the card
+        parts = [f"{players[s]} {len(state['decks'][s])}" for s in (0, 1)]
+        return (f"Scan your creature decks on your ready pads (creatures: {', '.join(parts)}), then press "
+                f"done{who}", "scan", active)
     if phase == "deal":
         slot = state["slots"].index(None)
         return (f"Round {state['round']}: deal land {slot + 1} — scan it on the land-deck pad "
@@ -223,8 +223,10 @@ def view(rules, state: State, seat: int | None) -> dict:
             piles.setdefault(n, []).append({"id": cid, "name": name(cid)})
         resting_view.append([{"rest": n, "creatures": piles[n]} for n in sorted(piles)])
         deck = state["decks"][s]
-        decks_view.append({"count": len(deck), "cost": sum(FINAL_COST[c] for c in deck),
-                           "budget": state["options"]["deck_budget"], **({"creatures": list(deck)} if own else {})})
+        deck_view = {"count": len(deck), "budget": state["options"]["deck_budget"]}
+        if own:
+            deck_view.update(cost=sum(FINAL_COST[c] for c in deck), creatures=list(deck))
+        decks_view.append(deck_view)
     zones_view[LAND_DECK_ZONE] = {"cards": [], "summary": f"{state['land_deck']} lands left"}
     phase_label, awaiting, active = _phase_label(rules, state)
     counters = [counter(f"lands.{s}", s, "Lands", len(state["claimed"][s]), adjustable=False) for s in (0, 1)]

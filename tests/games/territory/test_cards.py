@@ -203,3 +203,15 @@ def test_sample_decks_are_legal():
         assert len(deck["lands"]) == 25 and all(l in CATALOGUE.lands for l in deck["lands"]), key
         assert not seen & set(deck["creatures"])
         seen |= set(deck["creatures"])
+
+
+def test_designer_prices_an_entry_as_typed():
+    """The designer screen prices a creature before it has an id; a bad ability comes back with its reason."""
+    from companion.games.territory.pricing import price_entry
+    b = price_entry({"name": "Nessie", "attrs": {"species": "Lake Monster", "types": ["aquatic"], "base_power": 4,
+                                                 "biomes": {"lake": 3, "mountain": -2}}})
+    assert [l.text for l in b.lines] == ["Base power 4 × 2 = 8", "Biome bonuses Lake +3, Mountain -2 = +1 → ⌈1 / 2⌉ = 1",
+                                         "Total cost 9", "Final cost 9", "Star count ⌈9 / 10⌉ = 1"]
+    with pytest.raises(CardError, match="Nessie.*ability 'Splash'.*target 'everyone'"):
+        price_entry({"name": "Nessie", "attrs": {"base_power": 1, "abilities": [
+            {"name": "Splash", "effects": [{"type": "power", "target": "everyone", "amount": 1}]}]}})

@@ -36,6 +36,9 @@ def check(state, action, new, events):
     in_play = sum(1 for s in new["slots"] if s is not None and s["winner"] is None)   # claimed: in a pile
     lands = new["land_deck"] + in_play + len(new["claimed"][0]) + len(new["claimed"][1])
     assert lands == 2 * new["options"]["lands_per_player"]
+    if new["phase"] == "combat":
+        for seat in (0, 1):
+            assert RULES.may_activate(new, seat) == bool(RULES.activations(new, seat))
     for e in events:
         assert e["text"]
         if e["type"] == "battle_result":
