@@ -140,6 +140,11 @@ def use_user_dir(path: Path | None) -> None:
     _user_dir = Path(path) if path is not None else None
 
 
+def user_dir() -> Path | None:
+    """The data directory whose ``cards/`` the composition root asked to merge (None in tests)."""
+    return _user_dir
+
+
 def load_catalogue(game: str, user_dir: Path | None = None) -> Catalogue:
     """The shipped catalogue of ``game``, with a player's own cards merged over it."""
     if game not in _shipped:

@@ -54,11 +54,10 @@ def card(card_id: str) -> Card:
     """
     global _catalogue, _with_user_cards
     found = catalogue().get(card_id)
-    if found is None and not _with_user_cards:
-        from companion import paths
+    if found is None and not _with_user_cards and catalogue_files.user_dir() is not None:
         _with_user_cards = True
         try:
-            _catalogue = catalogue_files.load_catalogue(GAME, user_dir=paths.data_dir())
+            _catalogue = catalogue_files.load_catalogue(GAME)
         except catalogue_files.CatalogueError:
             pass
         found = _catalogue.get(card_id)

@@ -32,8 +32,7 @@ State (plain data)::
 """
 from __future__ import annotations
 
-from companion import paths
-from companion.cards import CatalogueError
+from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
                               hidden_event)
 from companion.games.vitaluna import bidding as auction
@@ -79,7 +78,7 @@ class VitaLunaRules(Rules):
         options = dict(options or {})
         edits = options.pop("card_edits", None)
         merged = super().normalise_options(options)
-        merged["card_edits"] = user_edits(paths.data_dir()) if edits is None else edits
+        merged["card_edits"] = user_edits(players_card_dir()) if edits is None else edits
         return merged
 
     def setup(self, options: dict, seed: int) -> State:

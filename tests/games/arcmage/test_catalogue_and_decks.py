@@ -136,7 +136,8 @@ def test_a_players_own_card_can_be_played(tmp_path, monkeypatch):
         "game": "arcmage", "format": 1, "cards": [{"id": "arcmage.my-treant", "name": "My Treant", "attrs": {
             "type": "creature", "faction": "gaian", "number": 9001, "version": 1,
             "cost": 2, "atk": 3, "defence": 5}}]}))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    from companion import cards as catalogue_files
+    monkeypatch.setattr(catalogue_files, "_user_dir", tmp_path / "tabletop-companion")   # as `companion run` sets it
     monkeypatch.setattr(arc, "_catalogue", None)
     monkeypatch.setattr(arc, "_with_user_cards", False)
     s, _ = to_phase(gold(started(), NORTH, 2), "entrance")
