@@ -72,10 +72,17 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
                 problems.append(no_spi_message(spec, exc, specs))
         link_reset_lines(readers)
         owned = shared_pins(reset_lines)
+    emulated_boards = []
     for spec in specs:
-        if spec.kind == "bridge" and not emulate:
+        if spec.kind == "bridge":
             from hardware.bridge.host import BridgeReader
             bridges.append(BridgeReader(spec))
+            if emulate:
+                from hardware.emulator.pico import EmulatedBridgeBoard
+                from hardware.emulator.tags import VirtualTag
+                board = EmulatedBridgeBoard(len(spec.pads), write=bridges[-1].handle_line)
+                board.chips[0].place(VirtualTag("04D0C70A11E502"))
+                emulated_boards.append(board)
 
     say("")
     say("Readers:")
@@ -103,11 +110,27 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         else:
             say(f"    {r.spec.id}: does not answer")
             problems.append(r.detail)
+    bridge_debouncer = Debouncer()
+    bridge_events: list = []
+
+    def bridge_feed(pad, uids):
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic()))
+
     for b in bridges:
-        if b.probe():
-            b.start(lambda pad, uids: None)
+        if emulate:
+            b.start(bridge_feed, background=False)
+        elif b.probe():
+            b.start(bridge_feed)
         else:
             problems.append(b.detail)
+    for board in emulated_boards:
+        board.bridge.start()
+        for _ in range(3):
+            board.bridge.poll_once()
+    for b in bridges:
+        if b.connected and b.versions:
+            say(f"    {b.spec.id}: firmware {b.firmware}; chip versions by channel: "
+                + ", ".join(f"{ch}={v}" for ch, v in sorted(b.versions.items())))
 
     say("")
     say(f"Pads: {', '.join(prof.pads)}")
@@ -137,9 +160,15 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             on = last.get(r.pad, [])
             say(f"    pad {r.pad}: {', '.join(on) if on else 'empty'}"
                 + (f"  ({r.faults} faults, {r.recoveries} resets)" if r.faults else ""))
-        for b in bridges:
+        if bridges and not emulate:
             time.sleep(min(seconds, 1.0))
-            say(f"    bridge {b.spec.id}: {b.status()['detail']}")
+        for ev in bridge_events:
+            say(f"    pad {ev.pad}: card {ev.uid} {'put down' if ev.kind == 'seen' else 'lifted'}")
+        for b in bridges:
+            status = b.status()
+            say(f"    bridge {b.spec.id}: {status['detail']}")
+            if b.connected and not status["ok"]:
+                problems.append(status["detail"])
         for c in debouncer.conflicts():
             problems.append(c.message())
     for r in readers:

@@ -75,9 +75,16 @@ class BridgeReader:
         return self.port is not None or self._connect()
 
     # -- the worker --------------------------------------------------------------------------------
-    def start(self, feed) -> None:
-        """``feed(pad, uids)`` is called from the worker thread for every good POLL line."""
+    def start(self, feed, background: bool = True) -> None:
+        """``feed(pad, uids)`` is called from the worker thread for every good POLL line.
+
+        ``background=False`` starts no thread: lines are then given to :meth:`handle_line`
+        by the caller (the emulated bridge of ``companion doctor --emulate``).
+        """
         self._feed = feed
+        if not background:
+            self.connected, self.detail = True, f"reader bridge {self.spec.id} (emulated)"
+            return
         self._thread = threading.Thread(target=self._run, name=f"bridge-{self.spec.id}", daemon=True)
         self._thread.start()
 
