@@ -307,9 +307,10 @@ def diagnose(spec: ReaderSpec, exc: Exception, transport=None) -> str:
         return (f"reader {spec.id} on {where} does not answer: version register reads 0x00 — "
                 f"check 3.3 V, GND and the MISO wire")
     if "reads 0xFF" in text:
-        return (f"reader {spec.id} on {where} does not answer: version register reads 0xFF — "
-                f"MISO floats high: check the MISO wire and that the reader's chip select is the one "
-                f"in the profile ({'cs' if spec.cs is not None else 'cs_gpio'})")
+        return (f"reader {spec.id} on {where} does not answer: version register reads 0xFF — MISO stays high: "
+                f"check the MISO wire and that the chip select is the one in the profile; if other readers "
+                f"share the bus, one of them may be holding MISO (an RC522 does not release it when "
+                f"deselected): give each reader's MISO its 74HC125 buffer (docs/hardware/wiring.md, 'MISO')")
     if "version register" in text:
         return (f"reader {spec.id} on {where} answers garbage ({text}) — another reader may be "
                 f"holding MISO (see docs/hardware/wiring.md, 'MISO'), or the wires are too long; "

@@ -32,7 +32,8 @@ Fault injection (:class:`Faults`): missed reads (a tag stays deaf for one
 REQA/WUPA round with probability ``miss_rate``), CRC errors (one bit of a reply
 flipped with probability ``crc_error_rate``), a dead reader (MISO reads 0x00
 whatever happens: a power or wiring fault) and a wedged chip (answers garbage
-until its RST line is pulsed).
+until its RST line is pulsed) and the RC522's MISO problem (``holds_miso``: it
+keeps driving MISO while deselected, so its neighbours on the bus read 0xFF).
 """
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ class Faults:
     crc_error_rate: float = 0.0
     dead: bool = False
     wedged: bool = False
+    holds_miso: bool = False       # drives MISO high even when deselected (honoured by bus stand-ins that see chip selects)
     seed: int = 1
     rng: random.Random = field(init=False, repr=False)
 

@@ -58,12 +58,11 @@ class PicoSPI:
 
     def write_readinto(self, tx: bytes, rx: bytearray) -> None:
         selected = [chip for pin, chip in self.chips_by_cs.items() if pin.level == 0]
-        if not selected:
-            rx[:] = bytes(len(tx))          # nobody drives MISO: reads as zeros (pull-down)
-            return
-        out = [0] * len(tx)
+        out = [0] * len(tx)                 # nobody drives MISO: reads as zeros (pull-down)
         for chip in selected:               # two selected chips fight over MISO: the wired-OR of both
             out = [a | b for a, b in zip(out, chip.xfer2(list(tx)))]
+        if any(c.faults.holds_miso for pin, c in self.chips_by_cs.items() if pin.level == 1):
+            out = [0xFF] * len(tx)          # a deselected RC522 still driving MISO high wins the line
         rx[:] = bytes(out)
 
 

@@ -182,3 +182,20 @@ def test_the_host_reconnects_after_the_bridge_is_unplugged(pty_bridge):
     assert (events[1].pad, events[1].kind) == ("p3", "seen")
     assert bridge.reconnects >= 1 and bridge.lost == 0
     table.close()
+
+
+def test_a_reader_holding_miso_spoils_its_neighbours_until_it_is_buffered():
+    """The RC522's MISO problem: a deselected reader that keeps driving MISO makes every other reader on the
+    bus read 0xFF; the firmware reports it; with the buffer fitted, the channels come back after a reset."""
+    board = EmulatedBridgeBoard(3)
+    board.chips[0].place(VirtualTag("A1B2C3D4"))
+    board.chips[2].faults.holds_miso = True
+    board.bridge.start()
+    faults = [f for _, k, f in map(decode, board.lines) if k == "FAULT"]
+    assert {f[0] for f in faults} == {"0", "1"} and all("0xFF" in " ".join(f) for f in faults)
+    board.chips[2].faults.holds_miso = False            # a 74HC125 gate fitted on its MISO
+    board.lines.clear()
+    for _ in range(60):                                 # faulty channels are reset every 50 polls
+        board.bridge.poll_once()
+    polls = {f[0]: f[1] for _, k, f in map(decode, board.lines) if k == "POLL"}
+    assert polls == {"0": "A1B2C3D4", "1": "-", "2": "-"}

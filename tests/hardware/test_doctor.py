@@ -72,3 +72,12 @@ def test_emulated_bridge_table_runs_the_firmware_and_reports_it():
     assert code == 0
     assert "firmware bridge-1 16; chip versions by channel: 0=92" in text
     assert "pad pad1: card 04D0C70A11E502 put down" in text and "0 lost, 0 garbled" in text
+
+
+def test_a_reader_that_reads_0xff_points_at_the_miso_buffer():
+    from hardware.readers import ReaderSpec, diagnose
+    from hardware.rc522.pcd import ReaderFault
+    spec = ReaderSpec("pad-3", "rc522", ("pad3",), bus=1, cs=0, reset_gpio=25)
+    text = diagnose(spec, ReaderFault("version register reads 0xFF"))
+    assert text.startswith("reader pad-3 on SPI1 CE0 does not answer: version register reads 0xFF")
+    assert "74HC125" in text
