@@ -21,10 +21,10 @@ Time model (all in seconds of *modelled* time, kept by a shared :class:`ModelClo
 
 ``HOST_OVERHEAD_S`` = 35 µs is our figure for one ``spidev.xfer2`` of a few
 bytes called from CPython on a Raspberry Pi 4 (Cortex-A72, 1.5 GHz), including
-the driver's own Python around it: roughly 10 µs of interpreter work (method
-calls, list building), 15 µs for the ioctl into the kernel's spidev and the
-bcm2835 controller's set-up and chip-select toggling, and 10 µs of the driver's
-bookkeeping per register access.  It is an estimate, not a measurement on this
+the driver's own Python around it: 10.7–19.3 µs between back-to-back transfers
+in the kernel alone (measured from C in raspberrypi/linux issue #4567), about
+10 µs of interpreter work (method call, list conversion) and about 10 µs of the
+driver's bookkeeping per register access (docs/hardware/emulator.md).  It is an estimate, not a measurement on this
 machine (which has no SPI); the benchmark also reports transaction counts so
 the figures can be recomputed for another overhead.
 
