@@ -13,11 +13,14 @@ costs"); this project prices them from their parts (docs/rulings/territory.md,
 "Ability prices")::
 
     >>> from companion.games.territory import CATALOGUE
-    >>> b = price(CATALOGUE.creature("territory.ash"))
-    >>> print(b.text())  # doctest: +SKIP
+    >>> from companion.games.territory.pricing import price
+    >>> print(price(CATALOGUE.creature("territory.ash")).text())
     Base power 3 × 2 = 6
     Biome bonuses Forest +2, Tundra +1 = +3 → ⌈3 / 2⌉ = 2
-    ...
+    Ability Pack Howl: 2 (other allies of type canid get +1 Base Power) − 2 (Type Group canid) = 0, raised to the minimum 1
+    Total cost 9
+    Final cost 9
+    Star count ⌈9 / 10⌉ = 1
 
 Every line of a :class:`CostBreakdown` is meant for the designer screen.
 """
@@ -141,11 +144,6 @@ def price(creature: Creature, biomes: Biomes | None = None) -> CostBreakdown:
     stars = star_count(final)
     lines.append(CostLine("stars", stars, f"Star count ⌈{final} / 10⌉ = {stars}"))
     return CostBreakdown(tuple(lines), total, creature.discount, final, stars)
-
-
-def deck_cost(creatures) -> int:
-    """The sum of Final Costs (Rules, Creature Deck: "a total cost of 100 or less")."""
-    return sum(price(c).final for c in creatures)
 
 
 def price_entry(entry: dict, biomes: Biomes | None = None) -> CostBreakdown:

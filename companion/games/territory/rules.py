@@ -43,7 +43,6 @@ from .cards import Effect
 from .catalogue import CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, name
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
-from .pricing import deck_cost
 
 SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
 ALL_CLAIMED = "every land has been claimed"
@@ -203,7 +202,7 @@ class TerritoryRules(Rules):
                 if state["done"][seat]:
                     continue
                 taken = set(state["decks"][0]) | set(state["decks"][1])
-                room = state["options"]["deck_budget"] - deck_cost(CREATURES[c] for c in state["decks"][seat])
+                room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in state["decks"][seat])
                 actions += [{"type": "register", "seat": seat, "creature": c} for c in CREATURE_IDS
                             if c not in taken and FINAL_COST[c] <= room]
                 actions += [{"type": "unregister", "seat": seat, "creature": c} for c in state["decks"][seat]]
@@ -297,6 +296,8 @@ class TerritoryRules(Rules):
         if deck:
             return {"type": "done", "seat": seat}
         cheapest = min((c for c in CREATURE_IDS if c not in taken), key=FINAL_COST.get)
+        if FINAL_COST[cheapest] > room:
+            return {"type": "forfeit", "seat": seat}        # no creature fits the budget: nothing else is legal
         return {"type": "register", "seat": seat, "creature": cheapest}
 
     # ---- applying --------------------------------------------------------------------
@@ -404,6 +405,8 @@ class TerritoryRules(Rules):
             raise IllegalAction(f"{name(land_id)} is not a land"
                                 + (" (it is a creature: deploy it on one of your land pads)"
                                    if land_id in CREATURES else " of the Territory catalogue"))
+        if state["land_deck"] <= 0:
+            raise IllegalAction("the land deck is empty (correct its count if a land is left)")
         slot = state["slots"].index(None)
         slots = list(state["slots"])
         slots[slot] = {"land": land_id, "piles": [[], []], "fought": False, "winner": None}
@@ -846,8 +849,14 @@ class TerritoryRules(Rules):
             raise IllegalAction("an adjustment needs a whole-number delta")
         if name_ == "land_deck":
             value = max(0, state["land_deck"] + delta)
-            return dict(state, land_deck=value), [event("adjusted", f"Land deck corrected to {value} lands",
-                                                        counter=name_, value=value)]
+            new = dict(state, land_deck=value)
+            events = [event("adjusted", f"Land deck corrected to {value} lands", counter=name_, value=value)]
+            if state["phase"] == "deal" and value == 0:
+                # nothing more to deal: fight over the lands in play, or end if there are none
+                if all(s is None for s in state["slots"]):
+                    return self._game_over(new, events, None, ALL_CLAIMED)
+                return self._start_deploy(new, events)
+            return new, events
         if isinstance(name_, str) and name_.startswith("rest."):
             cid = name_[5:]
             if seat not in (0, 1) or self.owner(state, cid) != seat:

@@ -5,7 +5,7 @@ from companion.cards import Card
 from companion.games.territory import CATALOGUE
 from companion.games.territory.cards import BASE_BIOMES, Biomes, CardError, build_catalogue, parse_creature
 from companion.games.territory.pricing import ability_price, ceil_div, price, star_count
-from companion.games.territory.catalogue import FINAL_COST
+from companion.games.territory.catalogue import FINAL_COST, deck_problems
 
 
 def creature(base=0, biomes=None, abilities=(), discount=0, **extra):
@@ -198,11 +198,17 @@ def test_sample_decks_are_legal():
     assert len(decks) == 2
     seen = set()
     for key, deck in decks.items():
-        assert all(c in CATALOGUE.creatures for c in deck["creatures"]), key
-        assert sum(FINAL_COST[c] for c in deck["creatures"]) <= 100, key
-        assert len(deck["lands"]) == 25 and all(l in CATALOGUE.lands for l in deck["lands"]), key
+        assert deck_problems(deck["creatures"], deck["lands"]) == [], key
+        assert sum(FINAL_COST[c] for c in deck["creatures"]) == 97, key
         assert not seen & set(deck["creatures"])
         seen |= set(deck["creatures"])
+
+
+def test_deck_problems_are_said_in_words():
+    """Rules, Deck Building: total cost ≤ the agreed budget, land deck of the agreed size."""
+    assert deck_problems(["territory.titan"] * 2, ["territory.oasis"] * 3, budget=30) == [
+        "listed twice: Titan (Ancient Leviathan)", "the creatures cost 36, over the agreed 30",
+        "the land deck holds 3 lands, not the agreed 25"]
 
 
 def test_designer_prices_an_entry_as_typed():
@@ -215,3 +221,9 @@ def test_designer_prices_an_entry_as_typed():
     with pytest.raises(CardError, match="Nessie.*ability 'Splash'.*target 'everyone'"):
         price_entry({"name": "Nessie", "attrs": {"base_power": 1, "abilities": [
             {"name": "Splash", "effects": [{"type": "power", "target": "everyone", "amount": 1}]}]}})
+
+
+def test_pricing_docstring_example():
+    import doctest
+    from companion.games.territory import pricing
+    assert doctest.testmod(pricing).failed == 0

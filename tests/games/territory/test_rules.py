@@ -489,3 +489,13 @@ def test_scans_that_cannot_be_right_say_where_the_card_belongs():
     assert RULES.interpret(s, "0.land3", T("ash"), False) == {"type": "undeploy", "seat": 0, "creature": T("ash")}
     assert RULES.scan_for(s, {"type": "deploy", "seat": 1, "creature": T("bramble"), "slot": 4}) == \
         ("1.land5", T("bramble"))
+
+
+def test_land_deck_corrected_to_empty_while_dealing_moves_on():
+    """A miscounted land deck: correcting it to 0 while dealing starts the Deploy phase with the lands in play."""
+    s = game(["ash"], ["tiny"], FIVE[:3])
+    assert s["phase"] == "deal"
+    s = act(s, {"type": "adjust", "seat": None, "counter": "land_deck", "delta": -100})
+    assert s["land_deck"] == 0 and s["phase"] == "deploy"
+    with pytest.raises(IllegalAction, match="Deploy phase|deal"):
+        act(s, {"type": "deal", "land": T("oasis")})
