@@ -74,8 +74,12 @@ class Biomes:
     def __init__(self, custom: list[dict] | None = None, source: str = "biomes"):
         self.names = {b: b.capitalize() for b in BASE_BIOMES}
         self._canonical = {b: b for b in BASE_BIOMES}
+        self.add(custom or [], source)
+
+    def add(self, custom: list[dict], source: str = "biomes") -> None:
+        """Add custom biomes; one already known must be defined the same way."""
         problems = []
-        for n, entry in enumerate(custom or [], start=1):
+        for n, entry in enumerate(custom, start=1):
             bid = str(entry.get("id", "")).lower() if isinstance(entry, dict) else ""
             if not bid:
                 problems.append(f"custom biome {n}: no 'id'")
@@ -91,6 +95,9 @@ class Biomes:
             if target is None and not entry.get("why"):
                 problems.append(f"custom biome {bid!r} is a biome of its own but says nowhere 'why' it differs "
                                 "from the base biomes")
+            if bid in self._canonical and self._canonical[bid] != (target or bid):
+                problems.append(f"custom biome {bid!r} already counts as {self._canonical[bid]!r}")
+                continue
             self.names[bid] = entry.get("name") or bid.capitalize()
             self._canonical[bid] = target or bid
         if problems:
@@ -504,9 +511,12 @@ def _custom_biomes(path: Path) -> list[dict]:
 
 
 def build_catalogue(cards: list[Card], custom_biomes: list[dict], decks: dict | None = None,
-                    source: str = "territory cards") -> TerritoryCatalogue:
+                    source: str = "territory cards", biomes: Biomes | None = None) -> TerritoryCatalogue:
     """Parse every card; all problems are reported together so a designer fixes them in one go."""
-    biomes = Biomes(custom_biomes, source)
+    if biomes is None:
+        biomes = Biomes(custom_biomes, source)
+    else:
+        biomes.add(custom_biomes, source)
     creatures, lands, problems = {}, {}, []
     for card in cards:
         kind = card.get("kind")

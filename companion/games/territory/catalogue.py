@@ -1,11 +1,21 @@
-"""The shipped Territory catalogue, loaded, checked and priced once for the engine.
+"""The Territory catalogue the engine plays with, checked and priced once.
 
-Loading raises :class:`~companion.games.territory.cards.CardError` naming every
-card the engine could not play, so a bad card never reaches a game.
+The shipped cards are loaded at import; loading raises
+:class:`~companion.games.territory.cards.CardError` naming every card the
+engine could not play, so a bad card never reaches a game.
+
+Players design their own creatures and lands.  A game that uses them carries
+their definitions in its setup options (``options["cards"]``, the shape of a
+cards.json file: ``{"biomes": [...], "cards": [...]}``), so its record replays
+anywhere; :func:`admit` adds them to the tables below when the game is set up.
 """
 from __future__ import annotations
 
-from .cards import Creature, Land, load
+import json
+
+from companion.cards import CatalogueError, parse_catalogue
+
+from .cards import GAME, CardError, Creature, Land, build_catalogue, load
 from .pricing import price
 
 CATALOGUE = load()
@@ -15,12 +25,57 @@ LAND_IDS: tuple[str, ...] = tuple(LANDS)
 CREATURE_IDS: tuple[str, ...] = tuple(CREATURES)
 FINAL_COST: dict[str, int] = {}
 STARS: dict[str, int] = {}
-for _c in CREATURES.values():
-    _b = price(_c, CATALOGUE.biomes)
-    FINAL_COST[_c.id], STARS[_c.id] = _b.final, _b.stars
+_NAMES: dict[str, str] = {}
+_DEFINED: dict[str, str] = {}     # card id → its definition as JSON, for the cards players added
 
 
-_NAMES = {card_id: CATALOGUE.name(card_id) for card_id in (*CREATURES, *LANDS)}
+def _index(creatures, lands) -> None:
+    for c in creatures:
+        b = price(c, CATALOGUE.biomes)
+        FINAL_COST[c.id], STARS[c.id] = b.final, b.stars
+        _NAMES[c.id] = c.label
+    for land in lands:
+        _NAMES[land.id] = land.name
+
+
+_index(CREATURES.values(), LANDS.values())
+
+
+def admit(document: dict) -> list[str]:
+    """Check the players' own cards (and custom biomes) of a game and make them playable; their ids.
+
+    A card may be admitted again with the same definition (a replay, a resumed
+    game); a different card under a known id is refused, as are shipped ids.
+    """
+    if not isinstance(document, dict):
+        raise CardError("the 'cards' option must look like a cards.json file: {\"biomes\": [...], \"cards\": [...]}")
+    try:
+        cards = parse_catalogue({"game": GAME, "cards": document.get("cards", [])}, GAME, "your cards")
+    except CatalogueError as exc:
+        raise CardError(str(exc)) from None
+    problems = []
+    for card in cards:
+        definition = json.dumps(card.as_dict(), sort_keys=True)
+        if card.id in CREATURES or card.id in LANDS:
+            if _DEFINED.get(card.id) != definition:
+                problems.append(f"{card.id} is already a card ({_NAMES[card.id]}); give yours its own id")
+    if problems:
+        raise CardError("your cards: " + "; ".join(problems))
+    CATALOGUE.biomes.add(document.get("biomes", []), "your biomes")
+    parsed = build_catalogue(cards, [], source="your cards", biomes=CATALOGUE.biomes)
+    for c in parsed.creatures.values():
+        b = price(c, CATALOGUE.biomes)
+        if (c.cost is not None and c.cost != b.final) or (c.stars is not None and c.stars != b.stars):
+            problems.append(f"{c.id} ({c.name}) says cost {c.cost}, {c.stars} stars, but its stats cost {b.final}, "
+                            f"{b.stars} stars: reprint it from the designer")
+    if problems:
+        raise CardError("your cards: " + "; ".join(problems))
+    CREATURES.update(parsed.creatures)
+    LANDS.update(parsed.lands)
+    _index(parsed.creatures.values(), parsed.lands.values())
+    for card in cards:
+        _DEFINED[card.id] = json.dumps(card.as_dict(), sort_keys=True)
+    return [card.id for card in cards]
 
 
 def name(card_id: str) -> str:

@@ -39,8 +39,8 @@ from __future__ import annotations
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, event,
                               hidden_event)
 
-from .cards import Effect
-from .catalogue import CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, name
+from .cards import CardError, Effect
+from .catalogue import CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, admit, name
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
 
@@ -79,8 +79,23 @@ class TerritoryRules(Rules):
     )
 
     # ---- setup ---------------------------------------------------------------
+    def normalise_options(self, options: dict | None) -> dict:
+        """The listed options, plus ``cards``: the players' own cards this game uses (see :func:`.catalogue.admit`);
+        it is not a setting on the setup screen but the card designer's file, carried in the record."""
+        options = dict(options or {})
+        cards = options.pop("cards", None)
+        merged = super().normalise_options(options)
+        if cards is not None:
+            merged["cards"] = cards
+        return merged
+
     def setup(self, options: dict, seed: int) -> State:
         options = self.normalise_options(options)
+        if "cards" in options:
+            try:
+                admit(options["cards"])
+            except CardError as exc:
+                raise IllegalAction(str(exc)) from None
         if options["decks"] not in ("scan", "samples"):
             raise IllegalAction("the 'decks' option is 'scan' or 'samples'")
         for key in ("deck_budget", "lands_per_player"):
