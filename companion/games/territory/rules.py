@@ -621,19 +621,26 @@ class TerritoryRules(Rules):
                     if not reaches(effect, seat, src, s, cid):
                         continue
                     if s != seat and shielded(effects, s, cid):
-                        events.append(event("shielded", f"{name(cid)} is shielded: {name(src)}'s damage has no effect",
-                                            slot=i, creature=cid))
-                        continue
-                    new_rec, taken, out = take_damage(rec, effect.amount)
-                    row[n] = new_rec
-                    changed = True
-                    text = (f"{name(src)} deals {taken} damage to {players[s]}'s {name(cid)}: "
-                            f"Base Power {own_base(rec)} → {own_base(new_rec)}")
-                    if out:
-                        text += (f", knocked out (+{STARS[cid]} Rest counter{'s' if STARS[cid] > 1 else ''}, "
-                                 "its Star Count)")
-                    events.append(event("damage", text, seat=s, slot=i, creature=cid, amount=taken,
-                                        knocked_out=out))
+                        text = f"{name(cid)} is shielded: {name(src)}'s damage has no effect"
+                        kind = "shielded"
+                        data = {"slot": i, "creature": cid}
+                    else:
+                        new_rec, taken, out = take_damage(rec, effect.amount)
+                        row[n] = new_rec
+                        changed = True
+                        text = (f"{name(src)} deals {taken} damage to {players[s]}'s {name(cid)}: "
+                                f"Base Power {own_base(rec)} → {own_base(new_rec)}")
+                        if out:
+                            text += (f", knocked out (+{STARS[cid]} Rest counter{'s' if STARS[cid] > 1 else ''}, "
+                                     "its Star Count)")
+                        kind = "damage"
+                        data = {"slot": i, "creature": cid, "amount": taken, "knocked_out": out}
+                    if i == slot:
+                        events.append(event(kind, text, seat=s, **data))
+                    else:       # an all-lands effect reaching a land not revealed yet: the creature stays secret
+                        events.append(hidden_event(kind, text, f"{name(src)}'s damage reaches {players[s]}'s "
+                                                               f"face-down pile at land {i + 1}",
+                                                   [1 - s], seat=s, **data))
                 piles[s] = row
             if changed:
                 slots[i] = dict(entry, piles=piles)

@@ -10,7 +10,7 @@ from companion import records
 from companion.engine import IllegalAction
 from companion.games.territory import RULES
 
-from .play import T, act
+from .play import T, act, battle
 
 OWN = {
     "biomes": [{"id": "moor", "name": "Moor", "counts_as": "swamp", "why": "wet peat, like a swamp"}],
@@ -71,3 +71,31 @@ def test_designed_card_with_a_wrong_printed_cost_is_refused():
     wrong["cards"][0]["id"] = "territory.nessie-2"
     with pytest.raises(IllegalAction, match="says cost 9, 2 stars, but its stats cost 11, 2 stars"):
         RULES.setup(RULES.normalise_options({"cards": wrong}), 1)
+
+
+def test_all_lands_damage_keeps_face_down_creatures_secret():
+    """Hidden information: damage reaching a land not fought yet names its face-down target only to its owner."""
+    from companion.engine import redact_event
+    caller = {"cards": [{"id": "territory.storm-caller", "name": "Storm Caller", "attrs": {
+        "kind": "creature", "species": "Thunder Bird", "types": ["bird"], "base_power": 1,
+        "abilities": [{"name": "Storm", "when": "activated", "effects": [
+            {"type": "damage", "target": "enemies", "amount": 1, "scope": "all_lands"}]}]}}]}
+    s = RULES.setup(RULES.normalise_options({"cards": caller}), 2)
+    for a in ([{"type": "register", "seat": 0, "creature": T("storm-caller")},
+               {"type": "register", "seat": 1, "creature": T("pike")},
+               {"type": "done", "seat": 0}, {"type": "done", "seat": 1}]
+              + [{"type": "deal", "land": T(l)} for l in ("pine-forest", "grey-peaks", "still-lake", "oasis",
+                                                         "red-dunes")]
+              + [{"type": "deploy", "seat": 0, "creature": T("storm-caller"), "slot": 0},
+                 {"type": "deploy", "seat": 1, "creature": T("pike"), "slot": 2},
+                 {"type": "done", "seat": 0}, {"type": "done", "seat": 1}]):
+        s = act(s, a)
+    events = []
+    s = act(s, {"type": "activate", "seat": 0, "creature": T("storm-caller"), "ability": 0}, events)
+    hit = [e for e in events if e["type"] == "damage"][0]
+    assert "Pike" in redact_event(hit, 1)["text"]
+    for seat in (None, 0):
+        assert "Pike" not in redact_event(hit, seat)["text"]
+        assert redact_event(hit, seat)["text"] == ("Storm Caller (Thunder Bird)'s damage reaches South's face-down "
+                                                   "pile at land 3")
+    assert battle(s, 2)["totals"] == [0, 4]                  # Pike 2 − 1 + Lake 3
