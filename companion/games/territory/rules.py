@@ -325,6 +325,9 @@ class TerritoryRules(Rules):
             raise IllegalAction(f"Creature Combat Territory has no action {kind!r}")
         if kind not in ("deal", "adjust") and action.get("seat") not in (0, 1):
             raise IllegalAction(f"{kind!r} needs the seat (0 or 1) of the player who makes it")
+        for key in ("creature", "land", "target"):
+            if key in action and not isinstance(action[key], str):
+                raise IllegalAction(f"{key!r} must be a card id such as 'territory.ash', not {action[key]!r}")
         return handler(self, state, action)
 
     def _register(self, state: State, action: Action) -> tuple[State, list]:

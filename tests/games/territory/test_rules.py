@@ -499,3 +499,21 @@ def test_land_deck_corrected_to_empty_while_dealing_moves_on():
     assert s["land_deck"] == 0 and s["phase"] == "deploy"
     with pytest.raises(IllegalAction, match="Deploy phase|deal"):
         act(s, {"type": "deal", "land": T("oasis")})
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "register", "seat": 0, "creature": ["territory.ash"]},
+    {"type": "deploy", "seat": 0},
+    {"type": "deploy", "seat": 0, "creature": T("ash"), "slot": "one"},
+    {"type": "activate", "seat": 1, "creature": T("bramble"), "ability": 7},
+    {"type": "recover", "seat": 0, "uses": "all"},
+    {"type": "adjust", "seat": 0, "counter": "hearts", "delta": 1},
+    {"type": "deploy", "creature": T("ash"), "slot": 0},
+    {"type": "fly"},
+])
+def test_malformed_actions_get_a_sentence_not_a_crash(action):
+    """Bad input gets a clear error and changes nothing (developers' guide)."""
+    s = game(["ash"], ["bramble"], FIVE)
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(s, action)
+    assert str(err.value)
