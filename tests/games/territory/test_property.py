@@ -86,3 +86,16 @@ def test_bench_counts_completed_rounds():
         state = RULES.playout({"decks": "samples"}, seed)
         full = state["reason"] == "every land has been claimed"
         assert RULES.bench_playout(seed) == state["round"] - (0 if full else 1)
+
+
+def test_every_listed_action_is_accepted():
+    """legal_actions lists only actions apply accepts (the proposal and "keep my counters" included)."""
+    for seed in range(3):
+        state = RULES.setup(RULES.normalise_options({"decks": "samples"}), seed)
+        rng = Rng(seed)
+        steps = 0
+        while not RULES.is_over(state) and steps < 400:
+            for action in RULES.legal_actions(state):
+                RULES.apply(state, action)
+            state, _ = RULES.apply(state, RULES.random_action(state, rng))
+            steps += 1
