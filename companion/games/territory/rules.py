@@ -260,16 +260,17 @@ class TerritoryRules(Rules):
         and then, and forfeit very rarely, so random games look like games.
         """
         phase = state["phase"]
-        if rng.randrange(5000) == 0:
-            return {"type": "forfeit", "seat": rng.randrange(2)}
-        if phase != "register" and rng.randrange(20) == 0 and self.early_end_leader(state) is not None:
+        roll = rng.randrange(100_000)          # one draw decides the rare actions: forfeit 1 in 5,000 …
+        if roll < 20:
+            return {"type": "forfeit", "seat": roll & 1}
+        if roll < 5_000 and phase != "register" and self.early_end_leader(state) is not None:   # … early end 1 in 20
             seats = [s for s in (0, 1) if not state["agree_end"][s]]
             if seats:
-                return {"type": "end_early", "seat": rng.choice(seats)}
-        seats = [s for s in (0, 1) if not state["done"][s]]
+                return {"type": "end_early", "seat": seats[roll % len(seats)]}
         if phase == "deal":
-            return {"type": "deal", "land": LAND_IDS[rng.randrange(len(LAND_IDS))]}
-        seat = rng.choice(seats)
+            return {"type": "deal", "land": LAND_IDS[roll % len(LAND_IDS)]}
+        done = state["done"]
+        seat = (roll >> 1) & 1 if not (done[0] or done[1]) else (1 if done[0] else 0)
         if phase == "deploy":
             ready = state["ready"][seat]
             if ready and rng.randrange(8):
@@ -456,7 +457,8 @@ class TerritoryRules(Rules):
         if cid not in state["ready"][seat]:
             raise IllegalAction(self._not_ready(state, seat, cid))
         ready = list(state["ready"])
-        ready[seat] = [c for c in ready[seat] if c != cid]
+        ready[seat] = mine = list(ready[seat])
+        mine.remove(cid)
         slots = list(state["slots"])
         entry = slots[slot]
         piles = list(entry["piles"])
