@@ -245,6 +245,12 @@ def view(rules, state: State, seat: int | None) -> dict:
         "early_end": {"available": leader is not None, "leader": leader, "agreed": list(state["agree_end"])},
         "last_battles": [b for b in state["battles"] if b["round"] == state["round"]],
     }
+    if phase == "combat":
+        # what the land being fought would give if both passed now (the screen shows it while players decide)
+        slot = state["battle"]
+        after, _ = rules._resolve(state, [])
+        fought = [b for b in after["battles"] if b["slot"] == slot and b["round"] == state["round"]][-1]
+        detail["live_totals"] = fought["totals"]
     if seat is not None:
         detail["activations"] = [dict(a, label=_activation_label(a)) for a in rules.activations(state, seat)] \
             if not state["done"][seat] else []

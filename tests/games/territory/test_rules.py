@@ -517,3 +517,11 @@ def test_malformed_actions_get_a_sentence_not_a_crash(action):
     with pytest.raises(IllegalAction) as err:
         RULES.apply(s, action)
     assert str(err.value)
+
+
+def test_screen_shows_the_totals_the_land_would_give_now():
+    """While players decide on abilities the screen shows the land's totals as they stand: Ash and Fang 6 + 6
+    against Bramble 7 while South has not Roared."""
+    s = game(["ash", "fang"], ["bramble"], FIVE)
+    s = both_done(deploy(deploy(deploy(s, 0, "ash", 0), 0, "fang", 0), 1, "bramble", 0))
+    assert RULES.view(s, None)["detail"]["live_totals"] == [12, 7]
