@@ -184,6 +184,12 @@ class TerritoryRules(Rules):
                     return True
         return False
 
+    def totals_if_fought_now(self, state: State) -> list[int]:
+        """The totals the land being fought would give if both players passed now."""
+        after, _ = self._resolve(state, [])
+        return next(b for b in reversed(after["battles"])
+                    if b["slot"] == state["battle"] and b["round"] == state["round"])["totals"]
+
     def default_recovery(self, state: State, seat: int) -> list[list]:
         """The screen's proposal for Round End step 3: each land takes a counter off the creature
         closest to ready (lands that remove more go first, onto a creature they favour)."""

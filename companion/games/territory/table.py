@@ -247,10 +247,7 @@ def view(rules, state: State, seat: int | None) -> dict:
     }
     if phase == "combat":
         # what the land being fought would give if both passed now (the screen shows it while players decide)
-        slot = state["battle"]
-        after, _ = rules._resolve(state, [])
-        fought = [b for b in after["battles"] if b["slot"] == slot and b["round"] == state["round"]][-1]
-        detail["live_totals"] = fought["totals"]
+        detail["live_totals"] = rules.totals_if_fought_now(state)
     if seat is not None:
         detail["activations"] = [dict(a, label=_activation_label(a)) for a in rules.activations(state, seat)] \
             if not state["done"][seat] else []
