@@ -39,6 +39,7 @@ def _index(creatures, lands) -> None:
 
 
 _index(CREATURES.values(), LANDS.values())
+SHIPPED: frozenset[str] = frozenset(CREATURES) | frozenset(LANDS)
 
 
 def admit(document: dict) -> list[str]:

@@ -40,12 +40,15 @@ from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, 
                               hidden_event)
 
 from .cards import CardError, Effect
-from .catalogue import CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, admit, name
+from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, SHIPPED, STARS, admit,
+                        name)
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
 
 SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
 ALL_CLAIMED = "every land has been claimed"
+NOT_IN_GAME = ("{} is a card designed for another game: this game was set up without it (start a game with "
+               "your cards file to play it)")
 SAMPLE_DECKS = ("pack-of-the-peaks", "sea-and-sky")
 
 def land_zone(seat: int, slot: int) -> str:
@@ -118,6 +121,14 @@ class TerritoryRules(Rules):
     @staticmethod
     def players(state: State) -> list[str]:
         return state["options"]["players"]
+
+    @staticmethod
+    def in_game(state: State, card_id: str) -> bool:
+        """A shipped card, or one of the players' own cards this game was set up with (``options["cards"]``)."""
+        if card_id in SHIPPED:
+            return True
+        own = state["options"].get("cards") or {}
+        return any(isinstance(c, dict) and c.get("id") == card_id for c in own.get("cards", []))
 
     @staticmethod
     def owner(state: State, creature_id: str) -> int | None:
@@ -345,6 +356,8 @@ class TerritoryRules(Rules):
         if cid not in CREATURES:
             raise IllegalAction(f"{name(cid)} is not a creature of the Territory catalogue"
                                 + (" (it is a land: lands are dealt from the land deck)" if cid in LANDS else ""))
+        if not self.in_game(state, cid):
+            raise IllegalAction(NOT_IN_GAME.format(name(cid)))
         other = self.owner(state, cid)
         if other is not None:
             raise IllegalAction(f"{name(cid)} is already in {players[other]}'s deck")
@@ -430,6 +443,8 @@ class TerritoryRules(Rules):
             raise IllegalAction(f"{name(land_id)} is not a land"
                                 + (" (it is a creature: deploy it on one of your land pads)"
                                    if land_id in CREATURES else " of the Territory catalogue"))
+        if not self.in_game(state, land_id):
+            raise IllegalAction(NOT_IN_GAME.format(name(land_id)))
         if state["land_deck"] <= 0:
             raise IllegalAction("the land deck is empty (correct its count if a land is left)")
         slot = state["slots"].index(None)

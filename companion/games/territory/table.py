@@ -17,8 +17,7 @@ from __future__ import annotations
 from companion.engine import Action, IllegalAction, State, Zone, counter
 
 from .catalogue import CATALOGUE, CREATURES, FINAL_COST, LANDS, STARS, name
-from .rules import (LAND_DECK_ZONE, SLOTS, land_zone,
-                    ready_zone)
+from .rules import LAND_DECK_ZONE, NOT_IN_GAME, SLOTS, land_zone, ready_zone
 
 
 def zones(options: dict) -> list[Zone]:
@@ -51,6 +50,8 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
     players = rules.players(state)
     if card_id not in CREATURES and card_id not in LANDS:
         raise IllegalAction(f"{card_id} is not a card of the Territory catalogue; add it on the Cards screen")
+    if not rules.in_game(state, card_id):
+        raise IllegalAction(NOT_IN_GAME.format(name(card_id)))
     if phase == "over":
         return None
     if kind == "land_deck":

@@ -99,3 +99,14 @@ def test_all_lands_damage_keeps_face_down_creatures_secret():
         assert redact_event(hit, seat)["text"] == ("Storm Caller (Thunder Bird)'s damage reaches South's face-down "
                                                    "pile at land 3")
     assert battle(s, 2)["totals"] == [0, 4]                  # Pike 2 − 1 + Lake 3
+
+
+def test_designed_cards_belong_to_the_games_set_up_with_them():
+    """A record must replay anywhere, so a game set up without a designed card cannot use it, even after another
+    game on the same companion admitted it."""
+    RULES.setup(RULES.normalise_options({"cards": OWN}), 1)
+    plain = RULES.setup(RULES.normalise_options({}), 1)
+    with pytest.raises(IllegalAction, match="set up without it"):
+        act(plain, {"type": "register", "seat": 0, "creature": T("nessie")})
+    with pytest.raises(IllegalAction, match="set up without it"):
+        RULES.interpret(plain, "0.ready", T("nessie"), True)
