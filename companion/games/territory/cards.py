@@ -290,6 +290,18 @@ def _known(value, allowed, what: str, problems: list) -> bool:
     return False
 
 
+def _entries(data: dict, key: str, problems: list) -> list:
+    """``data[key]`` as a list of objects; anything else becomes a problem, never a silent skip."""
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        problems.append(f"'{key}' must be a list, not {value!r}")
+        return []
+    for n, entry in enumerate(value, start=1):
+        if not isinstance(entry, dict):
+            problems.append(f"{key} entry {n} must be an object with a 'type', not {entry!r}")
+    return value
+
+
 def _type_name(value, what: str, problems: list) -> str | None:
     if value is None:
         return None
@@ -316,7 +328,7 @@ def parse_ability(data, biomes: Biomes, where: str) -> Ability:
     _known(when, WHEN, "'when'", problems)
 
     costs = []
-    for n, c in enumerate(data.get("costs", []), start=1):
+    for n, c in enumerate(_entries(data, "costs", problems), start=1):
         what = f"cost {n}"
         if not isinstance(c, dict) or not _known(c.get("type"), COSTS, f"{what} type", problems):
             continue
@@ -332,7 +344,7 @@ def parse_ability(data, biomes: Biomes, where: str) -> Ability:
             problems.append(f"cost {k!r} is listed twice; add the amounts instead")
 
     requires = []
-    for n, r in enumerate(data.get("requires", []), start=1):
+    for n, r in enumerate(_entries(data, "requires", problems), start=1):
         what = f"requirement {n}"
         if not isinstance(r, dict) or not _known(r.get("type"), REQUIREMENTS, f"{what} type", problems):
             continue
@@ -357,10 +369,9 @@ def parse_ability(data, biomes: Biomes, where: str) -> Ability:
         problems.append("requires both Alone and Type Group, which can never hold together")
 
     effects = []
-    raw_effects = data.get("effects")
-    if not isinstance(raw_effects, list) or not raw_effects:
+    raw_effects = _entries(data, "effects", problems)
+    if not raw_effects:
         problems.append("has no effects (an ability must do something)")
-        raw_effects = []
     for n, e in enumerate(raw_effects, start=1):
         what = f"effect {n}"
         if not isinstance(e, dict) or not _known(e.get("type"), EFFECTS, f"{what} type", problems):
@@ -427,7 +438,11 @@ def parse_creature(card: Card, biomes: Biomes) -> Creature:
             problems.append(f"two bonuses for {biomes.label(canonical)} ({biome!r} counts as {canonical!r})")
         plays_as[canonical] = bonus
     abilities = []
-    for n, ab in enumerate(a.get("abilities", []), start=1):
+    raw_abilities = a.get("abilities", [])
+    if not isinstance(raw_abilities, list):
+        problems.append(f"'abilities' must be a list, not {raw_abilities!r}")
+        raw_abilities = []
+    for n, ab in enumerate(raw_abilities, start=1):
         try:
             abilities.append(parse_ability(ab, biomes, f"ability {n}"))
         except CardError as exc:
@@ -459,7 +474,7 @@ def parse_land(card: Card, biomes: Biomes) -> Land:
         if not isinstance(passive, dict):
             raise CardError(f"{where}: 'passive' must be an object with a name and effects")
         pname = passive.get("name") or "Passive"
-        for n, e in enumerate(passive.get("effects", []), start=1):
+        for n, e in enumerate(_entries(passive, "effects", problems), start=1):
             what = f"passive effect {n}"
             if not isinstance(e, dict) or not _known(e.get("type"), LAND_EFFECTS, f"{what} type", problems):
                 continue

@@ -126,6 +126,9 @@ def test_effect_prices(effect, expected):
     ({"requires": [{"type": "alone"}, {"type": "type_group"}]}, "can never hold together"),
     ({"when": "sometimes"}, "'when' 'sometimes'"),
     ({"effects": []}, "has no effects"),
+    ({"costs": "rest 1"}, "'costs' must be a list"),
+    ({"requires": ["home"]}, "requires entry 1 must be an object"),
+    ({"effects": {"type": "damage"}}, "'effects' must be a list"),
 ])
 def test_uninterpretable_ability_is_rejected_with_the_reason(bad, words):
     with pytest.raises(CardError) as err:
