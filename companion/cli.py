@@ -53,6 +53,34 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_price(args) -> int:
+    """Creature Combat Territory's card designer: what a creature costs, and why."""
+    from companion.games.territory.cards import Biomes, CardError
+    from companion.games.territory.pricing import price_entry
+    try:
+        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"companion price: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    entries = doc.get("cards", [doc]) if isinstance(doc, dict) else []
+    status = 0
+    try:
+        biomes = Biomes(doc.get("biomes") or [], args.file) if isinstance(doc, dict) else Biomes()
+    except CardError as exc:
+        print(f"companion price: {exc}", file=sys.stderr)
+        return 2
+    for entry in entries:
+        if (entry.get("attrs") or {}).get("kind", "creature") != "creature":
+            continue
+        name = entry.get("name") or entry.get("id") or "New creature"
+        try:
+            print(f"{name}\n" + "\n".join("  " + line for line in price_entry(entry, biomes).text().splitlines()))
+        except CardError as exc:
+            print(f"{name}: cannot be priced: {exc}", file=sys.stderr)
+            status = 2
+    return status
+
+
 def cmd_export(args) -> int:
     from companion.session import Session, Store
     with Store(paths.database_path(paths.data_dir(args.data_dir))) as store:
@@ -155,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="replay a game record and print the final state summary as JSON")
     rp.add_argument("file")
     rp.set_defaults(func=cmd_replay)
+
+    pr = sub.add_parser("price", help="Creature Combat Territory: price creatures from a card file (cards.json shape)")
+    pr.add_argument("file")
+    pr.set_defaults(func=cmd_price)
 
     e = sub.add_parser("export", help="export a stored game as a JSON record")
     e.add_argument("game_id", type=int)
