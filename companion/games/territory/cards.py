@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.cards import DATA_DIR, Card, CatalogueError, load_catalogue
+from companion.cards import DATA_DIR, Card, CatalogueError, load_catalogue, read_catalogue_file
 
 GAME = "territory"
 
@@ -550,8 +550,13 @@ def build_catalogue(cards: list[Card], custom_biomes: list[dict], decks: dict | 
 
 
 def load(user_dir: Path | None = None) -> TerritoryCatalogue:
-    """The shipped catalogue (plus a player's own cards and biomes from ``user_dir``), checked."""
-    cards = list(load_catalogue(GAME, user_dir))
+    """The shipped catalogue (plus a player's own cards and biomes from ``user_dir``), checked.
+
+    Only an explicit ``user_dir`` is merged here: at the table, players' cards
+    reach a game through its ``cards`` option, so its record replays anywhere.
+    """
+    cards = list(load_catalogue(GAME, user_dir)) if user_dir is not None else \
+        read_catalogue_file(DATA_DIR / GAME / "cards.json", GAME)
     custom = _custom_biomes(DATA_DIR / GAME / "cards.json")
     if user_dir is not None:
         custom += _custom_biomes(Path(user_dir) / "cards" / f"{GAME}.json")
