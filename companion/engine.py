@@ -289,8 +289,13 @@ def hidden_event(type: str, text: str, redacted_text: str, hidden_from: list[int
     ``data`` stays in the full version only; the redacted twin keeps the type,
     the seat and the zone so a screen can still say "South buffs lane 2".
     """
-    full = event(type, text, **data)
-    public = {k: data[k] for k in ("seat", "zone") if k in data}
-    full["hidden_from"] = list(hidden_from)
-    full["redacted"] = event(type, redacted_text, **public)
-    return full
+    public = {"type": type, "text": redacted_text}
+    if "seat" in data:
+        public["seat"] = data["seat"]
+    if "zone" in data:
+        public["zone"] = data["zone"]
+    data["type"] = type
+    data["text"] = text
+    data["hidden_from"] = list(hidden_from)
+    data["redacted"] = public
+    return data
