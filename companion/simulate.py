@@ -22,7 +22,7 @@ from companion.engine import Rng
 from companion.records import RecordError, make_record, read_record, replay
 from companion.session import Session, Store
 from companion.table import GONE, SEEN, PadEvent
-from companion.tags import virtual_uid
+from companion.tags import VIRTUAL_COPIES, virtual_uid
 
 
 class SimulationError(RuntimeError):
@@ -30,8 +30,9 @@ class SimulationError(RuntimeError):
 
 
 def register_virtual_tags(store: Store, game: str) -> None:
-    """Give every card of ``game`` its virtual tag, as the simulated table does."""
-    store.tags.register_many((virtual_uid(card.id), card.id) for card in load_catalogue(game))
+    """Give every card of ``game`` its virtual tags (one per copy), as the simulated table does."""
+    store.tags.register_many((virtual_uid(card.id, copy), card.id)
+                             for card in load_catalogue(game) for copy in range(VIRTUAL_COPIES))
 
 
 class ScriptedTable:
@@ -40,15 +41,25 @@ class ScriptedTable:
     def __init__(self, session: Session, clock=time.monotonic):
         self.session = session
         self.clock = clock
-        self.on_pad: dict[str, set[str]] = {}      # pad → card ids lying there
+        self.on_pad: dict[str, dict[str, str]] = {}      # pad → uid → card id lying there
 
     def place(self, pad: str, card_id: str) -> list[dict]:
-        self.on_pad.setdefault(pad, set()).add(card_id)
-        return self.session.handle_pad_event(PadEvent(pad, virtual_uid(card_id), SEEN, self.clock()))
+        """Put a copy of ``card_id`` on ``pad``: the first copy not already on the table."""
+        lying = {uid for cards in self.on_pad.values() for uid in cards}
+        uid = next((u for u in (virtual_uid(card_id, k) for k in range(VIRTUAL_COPIES)) if u not in lying), None)
+        if uid is None:
+            raise SimulationError(f"all {VIRTUAL_COPIES} copies of {card_id} already lie on the table")
+        self.on_pad.setdefault(pad, {})[uid] = card_id
+        return self.session.handle_pad_event(PadEvent(pad, uid, SEEN, self.clock()))
 
     def lift(self, pad: str, card_id: str) -> list[dict]:
-        self.on_pad.get(pad, set()).discard(card_id)
-        return self.session.handle_pad_event(PadEvent(pad, virtual_uid(card_id), GONE, self.clock()))
+        """Take one copy of ``card_id`` off ``pad`` (nothing happens if none lies there)."""
+        cards = self.on_pad.get(pad, {})
+        uid = next((u for u, c in cards.items() if c == card_id), None)
+        if uid is None:
+            return []
+        del cards[uid]
+        return self.session.handle_pad_event(PadEvent(pad, uid, GONE, self.clock()))
 
     def play(self, action: dict) -> list[dict]:
         """Play ``action`` through the table when a card makes it, else directly.
@@ -84,9 +95,11 @@ class ScriptedTable:
             seat = _zone_seat(zone)
             if seat not in views:
                 views[seat] = rules.view(state, seat)
-            shown = views[seat]["zones"].get(zone, {}).get("cards", [])
-            for card_id in list(cards):
-                if card_id not in shown:
+            shown = list(views[seat]["zones"].get(zone, {}).get("cards", []))
+            for card_id in list(cards.values()):
+                if card_id in shown:
+                    shown.remove(card_id)        # one shown copy accounts for one lying copy
+                else:
                     self.lift(pad, card_id)
 
 

@@ -90,11 +90,16 @@ class TagRegistry:
         return list(self._db.execute("SELECT uid, card_id FROM tags ORDER BY card_id, uid"))
 
 
-def virtual_uid(card_id: str) -> str:
-    """The 7-byte UID the simulated table gives ``card_id``'s virtual tag.
+VIRTUAL_COPIES = 4          # Arcmage allows 4 copies of a card; Territory's land deck repeats lands
+
+
+def virtual_uid(card_id: str, copy: int = 0) -> str:
+    """The 7-byte UID of the simulated table's tag on copy ``copy`` of ``card_id``.
 
     Stable across runs (a hash of the id) and starting with 04, NXP's
     manufacturer byte, like the NTAG21x stickers people put on cards.
+    Copy 0 is the card's first (often only) copy.
     """
     import hashlib
-    return "04" + hashlib.sha1(card_id.encode()).hexdigest()[:12].upper()
+    key = card_id if copy == 0 else f"{card_id}#{copy}"
+    return "04" + hashlib.sha1(key.encode()).hexdigest()[:12].upper()

@@ -176,3 +176,15 @@ def test_report_tells_listeners_without_logging(sams):
     sams.subscribe(lambda session, events: heard.extend(events))
     sams.report([{"type": "button_rejected", "seat": 0, "text": "North's button: nothing to confirm"}])
     assert heard[0]["type"] == "button_rejected" and sams.actions == []
+
+
+def test_simulated_table_has_a_tag_per_copy_and_a_duplicate_card_is_refused(sams):
+    """Sam's has one of each card: a second physical 7♥ (another tag, same card) is refused."""
+    from companion.simulate import ScriptedTable
+    table = ScriptedTable(sams)
+    table.place("0.lane1", "sams.7h")
+    events = table.place("1.lane2", "sams.7h")                 # copy 1: a different UID
+    uids = [uid for cards in table.on_pad.values() for uid in cards]
+    assert len(set(uids)) == 2
+    assert events[0]["type"] == "rejected" and "already lies in North's lane 1" in events[0]["text"]
+    assert len(sams.actions) == 1
