@@ -142,8 +142,10 @@ def _start_xvfb() -> subprocess.Popen | None:
 def run_tests(pytest_args: list[str]) -> int:
     """The README's test command: the whole suite on a virtual display."""
     xvfb = _start_xvfb()
+    # Under this command the UI tests must run: a missing display is a failure, never a skip.
+    env = dict(os.environ, COMPANION_REQUIRE_UI="1")
     try:
-        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
     finally:
         if xvfb is not None:
             xvfb.terminate()

@@ -45,8 +45,7 @@ class ScriptedTable:
 
     def place(self, pad: str, card_id: str) -> list[dict]:
         """Put a copy of ``card_id`` on ``pad``: the first copy not already on the table."""
-        lying = {uid for cards in self.on_pad.values() for uid in cards}
-        uid = next((u for u in (virtual_uid(card_id, k) for k in range(VIRTUAL_COPIES)) if u not in lying), None)
+        uid = free_copy(card_id, {uid for cards in self.on_pad.values() for uid in cards})
         if uid is None:
             raise SimulationError(f"all {VIRTUAL_COPIES} copies of {card_id} already lie on the table")
         self.on_pad.setdefault(pad, {})[uid] = card_id
@@ -86,21 +85,39 @@ class ScriptedTable:
 
     def tidy(self) -> None:
         """Lift every card the game no longer places where it lies."""
-        rules, state = self.session.rules, self.session.state
-        views: dict = {}
-        for pad, cards in self.on_pad.items():
-            zone = self.session.table.layout.zone_of(pad)
-            if zone is None or not cards:
-                continue
-            seat = _zone_seat(zone)
-            if seat not in views:
-                views[seat] = rules.view(state, seat)
-            shown = list(views[seat]["zones"].get(zone, {}).get("cards", []))
-            for card_id in list(cards.values()):
-                if card_id in shown:
-                    shown.remove(card_id)        # one shown copy accounts for one lying copy
-                else:
-                    self.lift(pad, card_id)
+        for pad, uid in stale_tags(self.session, self.on_pad):
+            self.lift(pad, self.on_pad[pad][uid])
+
+
+def free_copy(card_id: str, lying) -> str | None:
+    """The virtual tag of the first copy of ``card_id`` whose UID is not in ``lying``."""
+    return next((u for u in (virtual_uid(card_id, k) for k in range(VIRTUAL_COPIES)) if u not in lying), None)
+
+
+def stale_tags(session: Session, on_pad: dict[str, dict[str, str]]) -> list[tuple[str, str]]:
+    """(pad, uid) of the tags lying where the game no longer places their card.
+
+    ``on_pad`` is pad → uid → card id.  Tidy players lift those cards (a
+    scored lane, a dead creature); the simulated tables do it for them.  Each
+    zone is looked at through its owner's view, so face-down cards count.
+    """
+    rules, state = session.rules, session.state
+    views: dict = {}
+    stale = []
+    for pad, cards in on_pad.items():
+        zone = session.table.layout.zone_of(pad)
+        if zone is None or not cards:
+            continue
+        seat = _zone_seat(zone)
+        if seat not in views:
+            views[seat] = rules.view(state, seat)
+        shown = list(views[seat]["zones"].get(zone, {}).get("cards", []))
+        for uid, card_id in list(cards.items()):
+            if card_id in shown:
+                shown.remove(card_id)        # one shown copy accounts for one lying copy
+            else:
+                stale.append((pad, uid))
+    return stale
 
 
 def _zone_seat(zone: str) -> int | None:

@@ -30,7 +30,7 @@ from companion.engine import IllegalAction, redact_event
 from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, Layout, PadEvent, ProfileError
-from companion.tags import virtual_uid
+from companion.simulate import free_copy, register_virtual_tags, stale_tags
 
 
 class AppController(EventDispatcher):
@@ -157,11 +157,7 @@ class AppController(EventDispatcher):
     def _open(self, session: Session) -> None:
         self.close_session()
         if self.simulated:
-            catalogue = self.catalogue(session.rules.name)
-            known = dict(self.store.tags.all())
-            missing = [(virtual_uid(c), c) for c in catalogue.ids() if virtual_uid(c) not in known]
-            if missing:
-                self.store.tags.register_many(missing)
+            register_virtual_tags(self.store, session.rules.name)
             self.source.clear()
             self.source.set_pads(list(session.table.layout.pad_to_zone))
         self._unsubscribe = session.subscribe(self._session_changed)
@@ -170,9 +166,21 @@ class AppController(EventDispatcher):
 
     def _session_changed(self, session: Session, events: list) -> None:
         if threading.current_thread() is self._main_thread:
-            self.dispatch("on_session_events", events)
+            self._after_change(events)
         else:
-            Clock.schedule_once(lambda _dt: self.dispatch("on_session_events", events), -1)
+            Clock.schedule_once(lambda _dt: self._after_change(events), -1)
+
+    def _after_change(self, events: list) -> None:
+        self.dispatch("on_session_events", events)
+        self.sim_tidy()
+
+    def sim_tidy(self) -> None:
+        """On the simulated table, lift the cards the game took off the table (a scored lane,
+        a dead creature), as players would lift the real ones."""
+        if not self.simulated or self.session is None:
+            return
+        for pad, uid in stale_tags(self.session, self.session.table.on_pad):
+            self.source.lift(pad, uid)
 
     def on_session_events(self, events):
         pass
@@ -206,10 +214,16 @@ class AppController(EventDispatcher):
 
     # ---- the simulated table -------------------------------------------------------
     def sim_place(self, zone: str, card_id: str) -> None:
-        """Put ``card_id``'s virtual tag on the pad of ``zone`` (simulated table only)."""
+        """Put a copy of ``card_id`` (its first copy not on the table) on the pad of ``zone``."""
         pad = self._pad_of(zone)
-        if pad is not None:
-            self.source.place(pad, virtual_uid(card_id))
+        if pad is None:
+            return
+        uid = free_copy(card_id, {u for uids in self.source.on_pad.values() for u in uids})
+        if uid is None:
+            self.dispatch("on_session_events", [{"type": "rejected", "text": f"Every copy of "
+                                                  f"{self.card_text(card_id)} already lies on the table"}])
+            return
+        self.source.place(pad, uid)
 
     def sim_lift_last(self, zone: str) -> None:
         """Lift the last tag put on ``zone``'s pad (simulated table only)."""

@@ -1,0 +1,102 @@
+"""Playing a game through the app's screen, as players at the simulated table would.
+
+A card-placing action is made the way a player makes it on the simulated
+table: pick the card (``sim_card``, what the card panel does) and touch the
+zone on the table screen; the touch goes through the window, the simulated
+table puts the card's virtual tag on that zone's pad and the reader stack
+reports it.  Every other action is the touch of its button when the screen
+shows one, else what that button sends (``screen.send``).
+"""
+from __future__ import annotations
+
+from companion.engine import Rng
+from ui import harness
+
+
+def table_screen(app):
+    return app.root.get_screen("table")
+
+
+def hidden_faces(app) -> set[str]:
+    """Names and faces of every card lying face down now, which no widget may show.
+
+    A card is face down when the shared view shows ``{"hidden": True}`` where
+    its owner's view shows the card.  A name also visible face up elsewhere on
+    the shared view (another copy) is left out: showing that copy is allowed.
+    """
+    session = app.controller.session
+    rules, state = session.rules, session.state
+    shared = rules.view(state, None)["zones"]
+    visible = {c for z in shared.values() for c in z.get("cards", []) if isinstance(c, str)}
+    secret = set()
+    for seat in (0, 1):
+        own = rules.view(state, seat)["zones"]
+        for zone_id, zone in own.items():
+            public = shared.get(zone_id, {}).get("cards", [])
+            for n, card in enumerate(zone.get("cards", [])):
+                if isinstance(card, str) and n < len(public) and isinstance(public[n], dict) \
+                        and public[n].get("hidden") and card not in visible:
+                    secret.add(card)
+    faces = set()
+    for card in secret:
+        faces.add(app.controller.card_name(card))
+        faces.add(app.controller.card_text(card))
+    return {f for f in faces if f}
+
+
+def assert_nothing_hidden_shown(app) -> None:
+    secrets = hidden_faces(app)
+    if not secrets:
+        return
+    shown = harness.texts()
+    leaks = [(secret, text) for secret in secrets for text in shown if secret in text]
+    assert not leaks, f"face-down cards shown on the shared screen: {leaks[:3]}"
+
+
+def place(app, zone: str, card_id: str) -> None:
+    """A player's placement on the simulated table: pick the card, touch the zone."""
+    screen = table_screen(app)
+    screen.sim_lifting = False
+    screen.sim_card = card_id
+    harness.tap(screen.zone_boxes[zone])
+
+
+def do(app, action: dict) -> None:
+    """Make ``action`` as players would: a card on a pad, or a touch."""
+    session = app.controller.session
+    scan = session.rules.scan_for(session.state, action)
+    if scan is not None:
+        place(app, *scan)
+        return
+    screen = table_screen(app)
+    label = screen.action_label(action)
+    buttons = [b for b in harness.walk(screen.ids.actions) if getattr(b, "text", None) == label]
+    if len(buttons) == 1 and screen.button_actions().count(action) == 1:
+        harness.tap(buttons[0])
+    else:
+        screen.send(action)
+        harness.frames(2)
+
+
+def play_until(app, seed: int, done, max_steps: int = 3000) -> int:
+    """Random legal actions through the screen until ``done(app)``; checks every step."""
+    rng = Rng(seed)
+    session = app.controller.session
+    for step in range(max_steps):
+        if done(app):
+            return step
+        if session.rules.is_over(session.state):
+            break
+        before = len(session.actions)
+        action = session.rules.random_action(session.state, rng)
+        do(app, action)
+        assert len(session.actions) == before + 1 and session.actions[-1] == action, \
+            f"step {step}: {action} was not played; banner: {table_screen(app).ids.banner.text!r}"
+        assert_nothing_hidden_shown(app)
+    assert done(app), f"not done after {max_steps} steps"
+    return max_steps
+
+
+def result_open(app) -> bool:
+    view = table_screen(app).result_view
+    return view is not None and view.parent is not None
