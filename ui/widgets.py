@@ -12,6 +12,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.stacklayout import StackLayout
 
 from ui import theme
@@ -66,19 +67,47 @@ class Banner(ButtonBehavior, Label):
         self.hide()
 
 
-class CounterBox(BoxLayout):
-    """One counter: its label, a big value, and − / + when players may correct it."""
+class CounterBox(ButtonBehavior, BoxLayout):
+    """One counter: its label and a big value.  Touching a counter players may correct
+    opens :class:`CounterAdjust` with − and + (each touch is one logged ``adjust``)."""
 
     counter_id = StringProperty("")
     seat = ObjectProperty(None, allownone=True)
     title = StringProperty("")
+    owner = StringProperty("")          # the player's name, for the adjuster's title
     value = NumericProperty(0)
     adjustable = BooleanProperty(False)
 
     __events__ = ("on_adjust",)
 
+    def on_release(self):
+        if self.adjustable:
+            CounterAdjust(counter=self).open()
+
     def on_adjust(self, delta):
         pass
+
+
+class CounterAdjust(ModalView):
+    """− / + for one counter, big enough for a finger; the value shown is the session's."""
+
+    counter = ObjectProperty(None)
+    title = StringProperty("")
+    value = NumericProperty(0)
+
+    def __init__(self, counter: CounterBox, **kwargs):
+        super().__init__(counter=counter, **kwargs)
+        self._anim_duration = 0
+        self.title = f"Correct {counter.owner}'s {counter.title}" if counter.owner else f"Correct {counter.title}"
+        self.value = counter.value
+        self._follow = self.setter("value")
+        counter.bind(value=self._follow)
+
+    def adjust(self, delta: int) -> None:
+        self.counter.dispatch("on_adjust", delta)
+
+    def on_dismiss(self):
+        self.counter.unbind(value=self._follow)
 
 
 class CardChip(Label):

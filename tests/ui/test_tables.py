@@ -77,9 +77,11 @@ def test_counters_are_adjustable_by_touch_and_undo_redo_work(home):
     session = start(app, "sams")
     screen = table_screen(app)
     vp = screen.counter_boxes["vp.1"]
-    plus = [w for w in harness.walk(vp) if getattr(w, "text", "") == "+"]
-    harness.tap(plus[0])
+    harness.tap(vp)                                    # opens the adjuster
+    assert "Correct South's VP" in harness.texts()
+    harness.tap(harness.button("+"))
     assert session.state["vp"] == [0, 1] and vp.value == 1
+    harness.tap(harness.button("Done"))
     harness.tap(harness.button("Undo"))
     assert session.state["vp"] == [0, 0] and vp.value == 0
     harness.tap(harness.button("Redo"))

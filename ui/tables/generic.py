@@ -78,21 +78,43 @@ class TableScreen(Screen):
         self.session = None
 
     # ---- layout --------------------------------------------------------------------
+    #: a seat with more zones than this gets one row per kind of zone (Vita Luna: white, grey)
+    MAX_ZONES_PER_ROW = 7
+
     def rows(self, zones: list[Zone]) -> list[list[Zone]]:
-        """Zones in rows as they lie on the table, far side first."""
+        """Zones in rows as they lie on the table, far side (seat 0) first.
+
+        A seat with many zones gets one row per kind ("0.white1" and
+        "0.grey1" are kinds "white" and "grey"); the kind the game lists first
+        lies nearest the middle of the table, facing the opponent.
+        """
         by_seat = {0: [], None: [], 1: []}
         for zone in zones:
             by_seat.setdefault(zone.seat, []).append(zone)
-        return [row for row in (by_seat[0], by_seat[None], by_seat[1]) if row]
+        rows = []
+        for seat in (0, None, 1):
+            mine = by_seat[seat]
+            if not mine:
+                continue
+            if seat is None or len(mine) <= self.MAX_ZONES_PER_ROW:
+                rows.append(mine)
+                continue
+            kinds: dict[str, list[Zone]] = {}
+            for zone in mine:
+                kinds.setdefault(zone_kind(zone.id), []).append(zone)
+            groups = list(kinds.values())
+            rows.extend(reversed(groups) if seat == 0 else groups)
+        return rows
 
     def build_board(self) -> None:
         board = self.ids.board
         board.clear_widgets()
         self.zone_boxes.clear()
+        players = self.session.options.get("players") or ["North", "South"]
         for row in self.rows(self.session.rules.zones(self.session.options)):
             line = BoxLayout(spacing=4 * self._scale())
             for zone in row:
-                box = ZoneBox(zone_id=zone.id, title=zone.label, seat=zone.seat)
+                box = ZoneBox(zone_id=zone.id, title=zone_title(zone.label, players), seat=zone.seat)
                 box.bind(on_release=self.on_zone_touched)
                 self.zone_boxes[zone.id] = box
                 line.add_widget(box)
@@ -155,8 +177,10 @@ class TableScreen(Screen):
             strip.clear_widgets()
         self.counter_boxes.clear()
         shared = 0
+        players = self.session.options.get("players") or ["North", "South"]
         for c in counters:
-            box = CounterBox(counter_id=c["id"], seat=c.get("seat"))
+            seat = c.get("seat")
+            box = CounterBox(counter_id=c["id"], seat=seat, owner=players[seat] if seat in (0, 1) else "")
             box.bind(on_adjust=self.on_counter_adjust)
             self.counter_boxes[c["id"]] = box
             seat = c.get("seat")
@@ -279,6 +303,26 @@ class TableScreen(Screen):
             self.result_view.dismiss()
         self.result_view = ResultView(screen=self, events=public_events)
         self.result_view.open()
+
+
+def zone_kind(zone_id: str) -> str:
+    """"0.white3" → "white": the zone's name without its seat and number."""
+    name = zone_id.split(".", 1)[-1]
+    return name.rstrip("0123456789") or name
+
+
+def zone_title(label: str, players: list[str]) -> str:
+    """A zone's title without its owner's name: the seat colour already says whose it is.
+
+    >>> zone_title("North lane 3", ["North", "South"]), zone_title("South: Front", ["North", "South"])
+    ('Lane 3', 'Front')
+    """
+    for name in players:
+        for joint in (": ", "'s ", " "):
+            if label.startswith(name + joint) and len(label) > len(name + joint):
+                rest = label[len(name + joint):]
+                return rest[0].upper() + rest[1:]
+    return label
 
 
 def stack_summary(cards: list) -> str:
