@@ -16,20 +16,18 @@ from __future__ import annotations
 from kivy.core.window import Window
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.button import Button
-from kivy.uix.modalview import ModalView
 
 from ui.kv import load_kv
-from ui.widgets import CardChip
+from ui.widgets import CardChip, Modal
 
 DRAG_DISTANCE = 20      # px a touch must travel before a tap becomes a drag
 
 
-class SimPanel(ModalView):
+class SimPanel(Modal):
     screen = ObjectProperty(None)
 
     def __init__(self, screen, **kwargs):
         super().__init__(screen=screen, **kwargs)
-        self._anim_duration = 0
         controller = screen.controller
         grid = self.ids.grid
         for card in controller.catalogue(screen.session.rules.name):

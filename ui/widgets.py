@@ -88,7 +88,16 @@ class CounterBox(ButtonBehavior, BoxLayout):
         pass
 
 
-class CounterAdjust(ModalView):
+class Modal(ModalView):
+    """A view over the screen that opens and closes at once: no fade, so no idle
+    animation frames and no touch lost to a view that is still closing."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._anim_duration = 0
+
+
+class CounterAdjust(Modal):
     """− / + for one counter, big enough for a finger; the value shown is the session's."""
 
     counter = ObjectProperty(None)
@@ -97,7 +106,6 @@ class CounterAdjust(ModalView):
 
     def __init__(self, counter: CounterBox, **kwargs):
         super().__init__(counter=counter, **kwargs)
-        self._anim_duration = 0
         self.title = f"Correct {counter.owner}'s {counter.title}" if counter.owner else f"Correct {counter.title}"
         self.value = counter.value
         self._follow = self.setter("value")

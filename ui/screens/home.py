@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import StringProperty
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion import games
 from ui import theme
 from ui.kv import load_kv
-from ui.widgets import BigButton
+from ui.widgets import BigButton, Modal
 
 
 class HomeScreen(Screen):
@@ -72,7 +71,7 @@ class HomeScreen(Screen):
         SettingsView().open()
 
 
-class SettingsView(ModalView):
+class SettingsView(Modal):
     """What the app runs with, and the window controls."""
 
     info = StringProperty("")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 
 from ui import theme
 from ui.kv import load_kv
+from ui.widgets import Modal
 
 
-class ResultView(ModalView):
+class ResultView(Modal):
     title = StringProperty("")
     winner = ObjectProperty(None, allownone=True)
     game_over = BooleanProperty(False)
