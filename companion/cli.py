@@ -129,6 +129,16 @@ def cmd_bench(args) -> int:
         from ui.bench import bench_ui
         _json(bench_ui(seconds=args.seconds))
         return 0
+    if args.what == "ui-child":                       # the app side of `bench ui`, wired like `run --sim`
+        import tempfile
+        from companion.app_config import AppConfig
+        from hardware.outputs import open_outputs
+        from hardware.sources import open_table_source
+        from ui.bench import run_child
+        config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="bench-ui-")), profile_path=None, sim=True,
+                           fullscreen=False, size=(800, 480))
+        run_child(config, open_table_source(config), open_outputs(config), args.seconds)
+        return 0
     return 2
 
 
@@ -200,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines)")
     b.set_defaults(func=cmd_bench)

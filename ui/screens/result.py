@@ -21,9 +21,16 @@ class ResultView(Modal):
     game_over = BooleanProperty(False)
     lines = ListProperty()
 
-    def __init__(self, screen, events: list[dict], **kwargs):
+    def __init__(self, screen, **kwargs):
         super().__init__(**kwargs)
         self.screen = screen
+
+    def show(self, events: list[dict]) -> None:
+        """Fill the view with ``events`` (already redacted for the shared screen) and open it.
+
+        The table screen keeps one view and refills it: building a modal and its
+        labels anew for every scored battle costs more than a frame.
+        """
         over = [e for e in events if e.get("type") == "game_over"]
         decided = [e for e in events if e.get("type") in ("battle_result", "round_result", "game_over")]
         headline = over[-1] if over else decided[-1] if decided else events[-1]
@@ -32,8 +39,17 @@ class ResultView(Modal):
         self.winner = headline.get("winner")
         self.lines = [e["text"] for e in events if e.get("text") and e is not headline]
         box = self.ids.lines
-        for text in self.lines:
-            box.add_widget(ResultLine(text=text, bold=text.startswith(("Round", "Battle"))))
+        shown = box.children[::-1]
+        for n, text in enumerate(self.lines):
+            bold = text.startswith(("Round", "Battle"))
+            if n < len(shown):
+                shown[n].text, shown[n].bold = text, bold
+            else:
+                box.add_widget(ResultLine(text=text, bold=bold))
+        for line in shown[len(self.lines):]:
+            box.remove_widget(line)
+        if self.parent is None:
+            self.open()
 
     def new_game(self):
         from kivy.app import App

@@ -67,6 +67,8 @@ class TableScreen(Screen):
         self.simulated = controller.simulated
         self.game_title = session.rules.title
         controller.bind(on_session_events=self._on_session_events)
+        from ui.screens.result import ResultView
+        self.result_view = ResultView(screen=self)       # built once: scoring must not wait for it
         self.build_board()
         self.refresh()
 
@@ -221,6 +223,10 @@ class TableScreen(Screen):
         return words
 
     def show_actions(self, actions: list[dict]) -> None:
+        """One button per action; rebuilt only when the actions change (most changes leave them)."""
+        if actions == getattr(self, "_shown_actions", None):
+            return
+        self._shown_actions = actions
         box = self.ids.actions
         box.clear_widgets()
         for action in actions:
@@ -298,11 +304,7 @@ class TableScreen(Screen):
             self.show_result(public)
 
     def show_result(self, public_events: list[dict]) -> None:
-        from ui.screens.result import ResultView
-        if self.result_view is not None:
-            self.result_view.dismiss()
-        self.result_view = ResultView(screen=self, events=public_events)
-        self.result_view.open()
+        self.result_view.show(public_events)
 
 
 def zone_kind(zone_id: str) -> str:

@@ -1,0 +1,148 @@
+"""`companion bench ui`: the app's speed as players feel it, measured in a real window.
+
+The parent process starts a child that runs the app exactly as `companion run
+--sim` does and reports back one JSON line; the parent adds the time from
+spawning the child to its first frame (interpreter start and imports
+included).  Figures:
+
+* ``start_to_first_frame_s`` — process start → first frame on screen;
+* ``pad_event_to_widget_ms`` — a ``PadEvent`` reaching the app → the zone's
+  widget shows the card and the next frame is on screen (frame pacing at the
+  app's 30 fps included); p50 / p99 / max over a few rounds of Sam's.  The
+  cards are put down with the simulated table's ``place``, which runs the
+  real reader stack on emulated RC522s; that part (before the ``PadEvent``
+  exists) is ``companion bench rfid``'s, and is reported separately as
+  ``simulated_reader_ms_p50``;
+* ``idle_cpu_percent`` — CPU used by the app sitting on the table screen with
+  nothing happening, in % of one core;
+* ``rss_mb`` — resident memory with a game open.
+
+It needs a display (Xvfb is fine).
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def bench_ui(seconds: float = 2.0) -> dict:
+    """Run the child and return its figures (parent side)."""
+    if not os.environ.get("DISPLAY"):
+        return {"error": "no DISPLAY: start Xvfb (Xvfb :99 &) and set DISPLAY=:99"}
+    env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=tempfile.mkdtemp(prefix="kivy-"))
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "companion.cli", "bench", "ui-child", "--seconds", str(seconds)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first_frame = None
+    result = None
+    for line in child.stdout:
+        if line.startswith("FIRST_FRAME") and first_frame is None:
+            first_frame = time.perf_counter() - started
+        elif line.startswith("{"):
+            result = json.loads(line)
+    child.wait(timeout=300)
+    if result is None:
+        return {"error": "the app did not report", "stderr": child.stderr.read()[-2000:]}
+    result["start_to_first_frame_s"] = round(first_frame, 3) if first_frame else None
+    return {"ui": result, "aims": {"start_to_first_frame_s": 3.0, "pad_event_to_widget_ms_p99": 50,
+                                   "idle_cpu_percent": 5, "rss_mb": 150}}
+
+
+def run_child(config, source, outputs, seconds: float) -> None:
+    """The child: the real app, driven frame by frame; prints FIRST_FRAME, then one JSON line."""
+    from ui.app import configure_kivy, make_app
+    configure_kivy((800, 480), False)
+    app = make_app(config, source, outputs)
+    app._run_prepare()
+    from kivy.base import EventLoop
+    EventLoop.idle()
+    print("FIRST_FRAME", flush=True)
+
+    controller = app.controller
+    session = controller.start_game("sams", {}, seed=1)
+    screen = app.root.get_screen("table")
+    for _ in range(3):
+        EventLoop.idle()
+
+    from kivy.core.window import Window
+    from companion.engine import Rng
+    rng = Rng(7)
+    timings: list[float] = []
+    reader: list[float] = []
+    arrived: list[float] = []
+    controller.bind(on_pad_event=lambda *_: arrived.append(time.perf_counter()))
+    flips: list[float] = []
+    Window.bind(on_flip=lambda *_: flips.append(time.perf_counter()))
+    deadline = time.perf_counter() + max(seconds, 1.0)
+    while time.perf_counter() < deadline or len(timings) < 48:
+        state = session.state
+        action = session.rules.random_action(state, rng)
+        scan = session.rules.scan_for(state, action)
+        if scan is None:                             # the next round: not a pad event
+            if screen.result_view is not None:
+                screen.result_view.dismiss()
+            controller.act(action)
+            EventLoop.idle()
+            continue
+        zone, card_id = scan
+        box = screen.zone_boxes[zone]
+        before = len(box.cards)
+        arrived.clear()
+        t_place = time.perf_counter()
+        controller.sim_place(zone, card_id)
+        while len(box.cards) == before and time.perf_counter() - t_place < 1.0:
+            EventLoop.idle()                         # events from a worker thread: let frames run
+        if not arrived:
+            continue                                 # nothing reached the app (cannot happen on the sim table)
+        flips.clear()
+        while not flips:
+            EventLoop.idle()                         # the frame that shows it
+        timings.append(flips[0] - arrived[0])
+        reader.append(arrived[0] - t_place)
+        if session.rules.is_over(session.state):
+            break
+    if screen.result_view is not None:
+        screen.result_view.dismiss()
+
+    # Idle: the table screen with nothing happening, the real loop pacing the frames.
+    for _ in range(5):
+        EventLoop.idle()
+    idle_for = max(3.0, seconds)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    wall0 = time.perf_counter()
+    while time.perf_counter() - wall0 < idle_for:
+        EventLoop.idle()
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    wall = time.perf_counter() - wall0
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    figures = {
+        "pad_events": len(timings),
+        "pad_event_to_widget_ms_p50": round(_percentile(timings, 50) * 1000, 2),
+        "pad_event_to_widget_ms_p99": round(_percentile(timings, 99) * 1000, 2),
+        "pad_event_to_widget_ms_max": round(max(timings) * 1000, 2),
+        "simulated_reader_ms_p50": round(_percentile(reader, 50) * 1000, 2),
+        "idle_cpu_percent": round(100 * cpu / wall, 2),
+        "idle_seconds": round(wall, 1),
+        "rss_mb": round(_rss_mb(), 1),
+        "window": "800x480",
+    }
+    print(json.dumps(figures), flush=True)
+    app.stop()
