@@ -5,6 +5,7 @@ decided by the screen (usually: an action sent through ``app.controller``).
 """
 from __future__ import annotations
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
@@ -122,6 +123,7 @@ class CardChip(Label):
     """One card in a zone: its face, or a card back when it lies face down."""
 
     hidden = BooleanProperty(False)
+    compact = BooleanProperty(False)       # smaller, in a short zone
 
 
 class ZoneBox(ButtonBehavior, BoxLayout):
@@ -133,6 +135,16 @@ class ZoneBox(ButtonBehavior, BoxLayout):
     summary = StringProperty("")
     highlight = BooleanProperty(False)
     cards = ListProperty()          # [(text, hidden)]
+    #: a short zone (two rows per player): cards beside the summary, smaller
+    compact = BooleanProperty(False)
+
+    def on_size(self, _instance, size):
+        app = App.get_running_app()
+        self.compact = size[1] < 100 * (app.scale if app else 1.0)
+
+    def on_compact(self, _instance, compact):
+        for chip in self.ids.chips.children:
+            chip.compact = compact
 
     def on_cards(self, _instance, cards):
         box: StackLayout = self.ids.chips
@@ -141,7 +153,7 @@ class ZoneBox(ButtonBehavior, BoxLayout):
             if n < len(chips):
                 chips[n].text, chips[n].hidden = text, hidden
             else:
-                box.add_widget(CardChip(text=text, hidden=hidden))
+                box.add_widget(CardChip(text=text, hidden=hidden, compact=self.compact))
         for chip in chips[len(cards):]:
             box.remove_widget(chip)
 

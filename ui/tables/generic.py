@@ -194,28 +194,48 @@ class TableScreen(Screen):
         self._counter_ids = [c["id"] for c in counters]
 
     # ---- buttons for actions that are not a card on a pad ----------------------------------
+    #: action fields that say where or which, shown on a button ("Undeploy land 2: North")
+    DETAIL_FIELDS = ("lane", "land", "position", "zone", "to", "choice", "declare", "bid")
+
     def button_actions(self) -> list[dict]:
+        """The actions players make by touch now, one button each.
+
+        Left out: actions made by a card on a pad (``scan_for``), and actions
+        that name a card the shared screen cannot see (undeploying a face-down
+        creature): its button would tell the other player which card it is.
+        Players make those at the table, by lifting the card.
+        """
         session = self.session
         rules, state = session.rules, session.state
         if rules.is_over(state):
             return []
-        chosen, seen = [], {}
+        prefix = rules.name + "."
+        visible = {c for z in session.view(None)["zones"].values() for c in z.get("cards", []) if isinstance(c, str)}
+        chosen, labels = [], set()
         for action in rules.legal_actions(state):
             if rules.scan_for(state, action) is not None:
                 continue
-            key = tuple(sorted((k, repr(v)) for k, v in action.items() if k != "seat"))
-            if action.get("type") in self.SHARED_ACTIONS:
-                if key in seen:
-                    continue
-                seen[key] = True
+            if any(isinstance(v, str) and v.startswith(prefix) and v not in visible for v in action.values()):
+                continue
+            label = self.action_label(action)
+            if label in labels:
+                continue
+            labels.add(label)
             chosen.append(action)
         return chosen[:MAX_ACTION_BUTTONS]
 
     def action_label(self, action: dict) -> str:
-        """A button's words for ``action``: its ``label`` if the engine gave one, else its type."""
+        """A button's words for ``action``: its ``label`` if the engine gave one, else its type,
+        where it happens, and whose it is."""
         if action.get("label"):
             return str(action["label"])
         words = str(action.get("type", "?")).replace("_", " ").capitalize()
+        for key in self.DETAIL_FIELDS:
+            value = action.get(key)
+            if isinstance(value, (int, str)) and not isinstance(value, bool) and not str(value).startswith(
+                    self.session.rules.name + "."):
+                shown = value + 1 if key == "lane" and isinstance(value, int) else value
+                words += f" {key.replace('_', ' ')} {shown}" if key in ("lane", "land", "position") else f" {shown}"
         seat = action.get("seat")
         if seat in (0, 1) and action.get("type") not in self.SHARED_ACTIONS:
             players = self.session.options.get("players") or ["North", "South"]

@@ -1,0 +1,107 @@
+"""Screenshots of every screen at 800×480 for docs/screenshots/.
+
+    Xvfb :99 -screen 0 1280x800x24 &
+    DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots
+
+The app is wired as `companion run --sim` wires it (the simulated table made
+of emulated readers), then played by touches and cards placed on virtual pads.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(out: str = "docs/screenshots") -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+    from companion.app_config import AppConfig
+    from hardware.outputs import open_outputs
+    from hardware.sources import open_table_source
+    import ui.app as uiapp
+    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
+                       fullscreen=False, size=(800, 480))
+    uiapp.configure_kivy((800, 480), False)
+    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
+    app._run_prepare()
+    from companion.engine import Rng
+    from ui import harness
+    from .driver import do, place, result_open, table_screen
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(name):
+        harness.frames(4)
+        harness.screenshot(folder / f"{name}.png")
+        print("wrote", folder / f"{name}.png")
+
+    def play(n, seed):
+        rng = Rng(seed)
+        session = app.controller.session
+        for _ in range(n):
+            if result_open(app) or session.rules.is_over(session.state):
+                break
+            do(app, session.rules.random_action(session.state, rng))
+
+    harness.frames(3)
+    shot("home")
+    app.go("setup", game="sams")
+    shot("setup-sams")
+
+    controller = app.controller
+    controller.start_game("sams", {}, seed=1)
+    for lane, card, seat in [(1, "sams.7h", 0), (1, "sams.6s", 1), (1, "sams.9s", 0), (2, "sams.3h", 1),
+                             (3, "sams.5h", 0), (1, "sams.4d", 1), (1, "sams.3d", 0), (4, "sams.8c", 1)]:
+        place(app, f"{seat}.lane{lane}", card)
+    shot("table-sams")                                   # North's 9♠ lies face down: a card back
+    play(40, 3)
+    shot("result-sams")
+    if result_open(app):
+        table_screen(app).result_view.dismiss()
+    table_screen(app).ids.banner.hide()
+    place(app, "1.lane1", "sams.2c")                      # refused: the round is scored
+    shot("rejected-scan")
+    app.go("history")
+    shot("history")
+
+    for game, steps, seed in [("lifeforce", 12, 3), ("vitaluna", 14, 5), ("territory", 30, 2), ("arcmage", 25, 4)]:
+        controller.start_game(game, {}, seed=1)
+        play(steps, seed)
+        if result_open(app):
+            table_screen(app).result_view.dismiss()
+        shot(f"table-{game}")
+
+    screen = table_screen(app)
+    screen.open_sim_panel()
+    shot("simulated-table-panel")
+    for view in list(harness.walk()):
+        if view.__class__.__name__ == "SimPanel":
+            view.dismiss()
+    counter = next(iter(screen.counter_boxes.values()))
+    for box in screen.counter_boxes.values():
+        if box.adjustable:
+            counter = box
+            break
+    harness.tap(counter)
+    shot("counter-adjust")
+    harness.tap(harness.button("Done"))
+
+    app.go("cards", game="sams")
+    shot("cards")
+    app.go("decks", game="lifeforce")
+    deck_screen = app.root.get_screen("decks")
+    if hasattr(deck_screen, "add_whole_catalogue"):
+        deck_screen.add_whole_catalogue()
+    shot("decks")
+    controller.start_game("sams", {}, seed=2)
+    place(app, "0.lane2", "sams.7h")
+    app.go("hardware")
+    shot("hardware")
+    app.stop()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
