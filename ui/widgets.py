@@ -142,18 +142,21 @@ class ZoneBox(ButtonBehavior, BoxLayout):
         app = App.get_running_app()
         self.compact = size[1] < 100 * (app.scale if app else 1.0)
 
-    def on_compact(self, _instance, compact):
-        for chip in self.ids.chips.children:
-            chip.compact = compact
+    #: more cards than this on one zone are drawn small, so a tall stack stays inside its box
+    FULL_SIZE_CARDS = 3
+
+    def on_compact(self, _instance, _compact):
+        self.on_cards(self, self.cards)
 
     def on_cards(self, _instance, cards):
         box: StackLayout = self.ids.chips
         chips = box.children[::-1]
+        small = self.compact or len(cards) > self.FULL_SIZE_CARDS
         for n, (text, hidden) in enumerate(cards):
             if n < len(chips):
-                chips[n].text, chips[n].hidden = text, hidden
+                chips[n].text, chips[n].hidden, chips[n].compact = text, hidden, small
             else:
-                box.add_widget(CardChip(text=text, hidden=hidden, compact=self.compact))
+                box.add_widget(CardChip(text=text, hidden=hidden, compact=small))
         for chip in chips[len(cards):]:
             box.remove_widget(chip)
 

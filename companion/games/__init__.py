@@ -21,7 +21,15 @@ KNOWN_GAMES = {
     "arcmage": "Arcmage Original Rules Concept",
 }
 
+# For tabs and buttons where the full title does not fit.
+SHORT_NAMES = {"sams": "Sam's", "lifeforce": "Lifeforce", "vitaluna": "Vita Luna", "territory": "Territory",
+               "arcmage": "Arcmage"}
+
 _cache: dict[str, Rules] = {}
+
+
+def short_name(name: str) -> str:
+    return SHORT_NAMES.get(name) or KNOWN_GAMES.get(name, name)
 
 
 class UnknownGame(KeyError):

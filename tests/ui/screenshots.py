@@ -61,9 +61,10 @@ def main(out: str = "docs/screenshots") -> None:
     shot("result-sams")
     if result_open(app):
         table_screen(app).result_view.dismiss()
-    table_screen(app).ids.banner.hide()
-    place(app, "1.lane1", "sams.2c")                      # refused: the round is scored
+    controller.start_game("sams", {}, seed=2)
+    place(app, "1.lane1", "sams.2c")                      # refused: North plays first
     shot("rejected-scan")
+    controller.resume(controller.store.games()[1].id)    # the first game again, for its history
     app.go("history")
     shot("history")
 

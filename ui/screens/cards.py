@@ -62,7 +62,7 @@ class CardsScreen(Screen):
         box = self.ids.game_buttons
         box.clear_widgets()
         for name in playable_games():
-            b = BigButton(text=games.get(name).title, font_size=theme.FONT_SMALL * _scale(),
+            b = BigButton(text=games.short_name(name), font_size=theme.FONT_SMALL * _scale(),
                           tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
                           color=theme.CARD_TEXT if name == self.game else theme.TEXT)
             b.bind(on_release=lambda _b, n=name: self.pick_game(n))
