@@ -29,14 +29,16 @@ class DecksScreen(Screen):
     game = StringProperty("")
     verdict = StringProperty("")
     verdict_ok = BooleanProperty(False)
-    deck = ListProperty()
+    deck = ListProperty()            # card ids in scan order (a card may be there several times)
     simulated = BooleanProperty(False)
+    #: the tag behind each entry of ``deck``: a tag counts once, a second copy of a card is another tag
+    _tags: list = []
 
     def prepare(self, game: str | None = None) -> None:
         names = playable_games()
         chosen = game or (self.game if self.game in names else (names[0] if names else ""))
         if chosen != self.game:
-            self.deck = []
+            self.deck, self._tags = [], []
         self.game = chosen
 
     def on_pre_enter(self, *args):
@@ -79,7 +81,8 @@ class DecksScreen(Screen):
             self.ids.banner.show(f"{controller.card_name(card_id)} is a "
                                  f"{games.KNOWN_GAMES.get(game_of(card_id), game_of(card_id))} card, "
                                  f"not a {games.get(self.game).title} card: it stays out of this deck")
-        elif card_id not in self.deck:
+        elif ev.uid not in self._tags:
+            self._tags = self._tags + [ev.uid]
             self.deck = self.deck + [card_id]
             self.check()
         return True
@@ -109,11 +112,11 @@ class DecksScreen(Screen):
             self.verdict, self.verdict_ok = f"{len(self.deck)} cards: a legal {rules.title} deck", True
 
     def remove_last(self) -> None:
-        self.deck = self.deck[:-1]
+        self.deck, self._tags = self.deck[:-1], self._tags[:-1]
         self.check()
 
     def clear(self) -> None:
-        self.deck = []
+        self.deck, self._tags = [], []
         self.check()
 
     def add_whole_catalogue(self) -> None:
