@@ -21,7 +21,7 @@ def _percentile(sorted_values: list[float], p: float) -> float:
 def bench_engine(name: str, seconds: float = 2.0) -> dict:
     rules = games.get(name)
     # Throughput: nothing but the engine in the loop.
-    units = actions = 0
+    units = 0
     seed = 1
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:

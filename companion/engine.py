@@ -49,7 +49,7 @@ The rules of the contract:
 from __future__ import annotations
 
 import random as _random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 State = dict

@@ -14,64 +14,30 @@ import secrets
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.screenmanager import Screen
 
-from companion import games
 from companion.table import SEEN
 from companion.tags import BadUid
 from ui import theme
 from ui.kv import load_kv
-from ui.screens.home import playable_games
+from ui.screens.scanning import ScanningScreen
 from ui.widgets import BigButton
 
 MAX_RESULTS = 40
 SCAN_PAD = "scan"        # the simulated table's pad for tags scanned here
 
 
-class CardsScreen(Screen):
-    game = StringProperty("")
+class CardsScreen(ScanningScreen):
     tag_text = StringProperty("No tag yet: put a card on any pad")
     selected_text = StringProperty("No card picked")
     can_assign = BooleanProperty(False)
     can_write = BooleanProperty(False)
-    simulated = BooleanProperty(False)
     uid = None
     pad = None
     selected = None
 
-    def prepare(self, game: str | None = None) -> None:
-        names = playable_games()
-        self.game = game or (self.game if self.game in names else (names[0] if names else ""))
-
-    def on_pre_enter(self, *args):
-        controller = App.get_running_app().controller
-        self.simulated = controller.simulated
-        if not self.game:
-            self.prepare()
-        controller.pad_taker = self.take_pad_event
-        self._game_buttons()
+    def refresh(self) -> None:
         self.search(self.ids.query.text)
         self._update()
-
-    def on_leave(self, *args):
-        controller = App.get_running_app().controller
-        if controller.pad_taker == self.take_pad_event:
-            controller.pad_taker = None
-
-    def _game_buttons(self) -> None:
-        box = self.ids.game_buttons
-        box.clear_widgets()
-        for name in playable_games():
-            b = BigButton(text=games.short_name(name), font_size=theme.FONT_SMALL * _scale(),
-                          tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
-                          color=theme.CARD_TEXT if name == self.game else theme.TEXT)
-            b.bind(on_release=lambda _b, n=name: self.pick_game(n))
-            box.add_widget(b)
-
-    def pick_game(self, name: str) -> None:
-        self.game = name
-        self._game_buttons()
-        self.search(self.ids.query.text)
 
     def take_pad_event(self, ev) -> bool:
         """Every tag seen on a pad while this screen is shown is the tag to work on."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
-from kivy.uix.screenmanager import Screen
 
 from companion import games
 from companion.cards import game_of
@@ -18,56 +17,23 @@ from companion.table import SEEN
 from companion.tags import virtual_uid
 from ui import theme
 from ui.kv import load_kv
-from ui.screens.home import playable_games
+from ui.screens.scanning import ScanningScreen
 from ui.screens.history import HistoryLine
-from ui.widgets import BigButton
 
 DECK_PAD = "deck"        # the simulated table's pad for decks scanned here
 
 
-class DecksScreen(Screen):
-    game = StringProperty("")
+class DecksScreen(ScanningScreen):
     verdict = StringProperty("")
     verdict_ok = BooleanProperty(False)
     deck = ListProperty()            # card ids in scan order (a card may be there several times)
-    simulated = BooleanProperty(False)
     #: the tag behind each entry of ``deck``: a tag counts once, a second copy of a card is another tag
     _tags: list = []
 
-    def prepare(self, game: str | None = None) -> None:
-        names = playable_games()
-        chosen = game or (self.game if self.game in names else (names[0] if names else ""))
-        if chosen != self.game:
-            self.deck, self._tags = [], []
-        self.game = chosen
+    def game_changed(self) -> None:
+        self.deck, self._tags = [], []
 
-    def on_pre_enter(self, *args):
-        controller = App.get_running_app().controller
-        self.simulated = controller.simulated
-        if not self.game:
-            self.prepare()
-        controller.pad_taker = self.take_pad_event
-        self._game_buttons()
-        self.check()
-
-    def on_leave(self, *args):
-        controller = App.get_running_app().controller
-        if controller.pad_taker == self.take_pad_event:
-            controller.pad_taker = None
-
-    def _game_buttons(self) -> None:
-        box = self.ids.game_buttons
-        box.clear_widgets()
-        for name in playable_games():
-            b = BigButton(text=games.short_name(name), font_size=theme.FONT_SMALL * _scale(),
-                          tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
-                          color=theme.CARD_TEXT if name == self.game else theme.TEXT)
-            b.bind(on_release=lambda _b, n=name: self.pick_game(n))
-            box.add_widget(b)
-
-    def pick_game(self, name: str) -> None:
-        self.prepare(name)
-        self._game_buttons()
+    def refresh(self) -> None:
         self.check()
 
     def take_pad_event(self, ev) -> bool:
@@ -127,11 +93,6 @@ class DecksScreen(Screen):
             controller.store.tags.register(uid, card.id)
             controller.source.place(DECK_PAD, uid)
             controller.source.lift(DECK_PAD, uid)
-
-
-def _scale() -> float:
-    app = App.get_running_app()
-    return app.scale if app else 1.0
 
 
 load_kv(__file__)

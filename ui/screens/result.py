@@ -10,7 +10,6 @@ from __future__ import annotations
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.label import Label
 
-from ui import theme
 from ui.kv import load_kv
 from ui.widgets import Modal
 

@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import Screen
 from companion.engine import Zone
 from ui import theme
 from ui.kv import load_kv
-from ui.widgets import BigButton, CounterBox, SeatBadge, ZoneBox
+from ui.widgets import BigButton, CounterBox, ZoneBox
 
 MAX_ACTION_BUTTONS = 4
 RESULT_EVENTS = ("battle_result", "game_over")

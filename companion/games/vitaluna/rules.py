@@ -213,7 +213,7 @@ class VitaLunaRules(Rules):
         if b["card"] is not None:
             raise IllegalAction(f"{self.table(state)[b['card']].name} is being bid for; finish its bids first")
         card = action.get("card")
-        creature = self._check_free_card(state, card, b["stage"], f"the next card to bid for")
+        creature = self._check_free_card(state, card, b["stage"], "the next card to bid for")
         bidding = dict(b, card=card, bids=[None, None])
         first = auction.opener(bidding)
         return dict(state, bidding=bidding), [event(
@@ -464,7 +464,7 @@ class VitaLunaRules(Rules):
             return f"{me.name} moves only to the next position (it has no move anywhere)"
         them = table[other]
         if not (me.epics | them.epics) & MOVE_ANYWHERE:
-            return f"two creatures swap only if one of them can move anywhere"
+            return "two creatures swap only if one of them can move anywhere"
         if them.epics & ANCHOR:
             return f"{them.name} is anchored and cannot be swapped"
         if self._held(state, seat, dst):

@@ -16,6 +16,7 @@ from companion.table import PadEvent, load_profile
 from companion.tags import virtual_uid
 
 from .play import GAIAN_CHAPTER, LEGION_CHAPTER, NORTH, SOUTH, act, cid, end_turn, gold, put, started, to_phase
+from tests.games.playouts import random_game
 
 PROFILE = Path(__file__).resolve().parents[3] / "firmware_config" / "tables" / "arcmage.toml"
 
@@ -193,10 +194,7 @@ def test_a_game_started_and_played_with_pad_events_and_the_screen(store):
 # ---- records and replays -------------------------------------------------------------------
 
 def _random_game(seed):
-    actions = []
-    options = RULES.normalise_options({})
-    final = RULES.playout(options, seed, on_apply=lambda s, a, n, e: actions.append(a))
-    return options, actions, final
+    return random_game(RULES, seed)
 
 
 def test_a_random_game_replays_from_its_record_to_the_same_state():

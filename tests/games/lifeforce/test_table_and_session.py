@@ -16,6 +16,7 @@ from companion.table import PadEvent, load_profile
 from companion.tags import virtual_uid
 
 from .play import NORTH, SOUTH, accounted, cid
+from tests.games.playouts import random_game
 
 PROFILE = Path(__file__).resolve().parents[3] / "firmware_config" / "tables" / "lifeforce.toml"
 
@@ -157,10 +158,7 @@ def test_a_session_refuses_a_scan_of_the_other_players_card(store):
 # ---- records and replays -------------------------------------------------------------------
 
 def _random_game(seed):
-    actions = []
-    options = RULES.normalise_options({})
-    final = RULES.playout(options, seed, on_apply=lambda s, a, n, e: actions.append(a))
-    return options, actions, final
+    return random_game(RULES, seed)
 
 
 def test_a_random_game_replays_from_its_record_to_the_same_state():
