@@ -49,6 +49,7 @@ RUNTIME_PACKAGES = {
     "libmtdev1": "/usr/lib/*/libmtdev.so.1",
     "libxrender1": "/usr/lib/*/libXrender.so.1",
     "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "xclip": "xclip",          # Kivy's text inputs look for it on X11 and log tracebacks without it
 }
 # A virtual display for the UI tests.
 XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}

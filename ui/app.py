@@ -20,6 +20,8 @@ on_first_frame: list[Callable] = []
 def configure_kivy(size: tuple[int, int] | None = None, fullscreen: bool = False) -> None:
     """Window size, full screen and input settings; must run before Kivy is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")          # our argv belongs to `companion`, not Kivy
+    # A kiosk needs no system clipboard; Kivy's probing for xclip/xsel only fills the log with tracebacks.
+    os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
     from kivy.config import Config
     width, height = size or DESIGN_SIZE
     Config.set("graphics", "width", str(width))
