@@ -150,11 +150,16 @@ def cmd_doctor(args) -> int:
 def cmd_run(args) -> int:
     """Start the touchscreen app: readers from the table profile, or the simulated table."""
     from companion.app_config import AppConfig
+    from companion.table import ProfileError
     config = AppConfig.from_args(args)
-    from hardware.sources import open_table_source
-    source = open_table_source(config)                 # falls back to the simulated table
     from hardware.outputs import open_outputs
-    outputs = open_outputs(config)
+    from hardware.sources import open_table_source
+    try:
+        source = open_table_source(config)             # falls back to the simulated table
+        outputs = open_outputs(config)
+    except ProfileError as exc:                        # a broken profile (TOML, readers, pins): say what to fix
+        print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
+        return 2
     from ui.app import run_app
     return run_app(config, source, outputs)
 
