@@ -182,7 +182,7 @@ class SamsRules(Rules):
             "round": 1, "turn": 1, "first": first, "played": [0, 0],
             "lanes": [[[] for _ in range(LANES)] for _ in (0, 1)],
             "hand": [0, 0], "pile": len(DECK), "discard": 0, "on_table": 0, "discarded": 0,
-            "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None,
+            "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None, "set_aside": 0,
         }
         _draw(state, OPENING_HAND, [])
         return state
@@ -261,10 +261,12 @@ class SamsRules(Rules):
         bit = BIT[card]
         if bit & state["on_table"]:
             side, n = _where(state, card)
-            raise IllegalAction(f"{symbol(card)} already lies in {players[side]}'s lane {n + 1}")
+            face_down = is_face_down(state["lanes"][side][n].index(card))
+            raise _refusal(state, seat, lane, f"{{card}} already lies in {players[side]}'s lane {n + 1}", card,
+                           also_hidden=face_down)
         if bit & state["discarded"]:
-            raise IllegalAction(f"{symbol(card)} is in the discard pile; it cannot be played before the "
-                                "discard pile is shuffled back into the draw pile")
+            raise _refusal(state, seat, lane, "{card} is in the discard pile; it cannot be played before the "
+                                              "discard pile is shuffled back into the draw pile", card)
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{players[seat]} has no card left in hand")
 
@@ -332,14 +334,7 @@ class SamsRules(Rules):
                                     attack=r["attack"], defence=r["defence"]))
         gain, winner = round_points(lanes_won, state["vp"], opts["strict_majority"])
         vp = [state["vp"][0] + gain[0], state["vp"][1] + gain[1]]
-        if winner is not None:
-            text = (f"Round {state['round']}: {players[winner]} wins {lanes_won[winner]} lanes to "
-                    f"{lanes_won[1 - winner]} and gains 1 VP")
-        else:
-            got = [players[s] for s in (0, 1) if gain[s]]
-            text = (f"Round {state['round']}: a tie at {lanes_won[0]} lanes each — "
-                    + (" and ".join(got) + " gain 1 VP" if got else "nobody gains a VP")
-                    + ("" if all(gain) else " (a player on 4 VP cannot win through a tie)"))
+        text = f"Round {state['round']}: " + _round_text(players, lanes_won, winner, gain)
         events.append(event("round_result", text, winner=winner, outcome="win" if winner is not None else "tie",
                             lanes_won=lanes_won, gained=gain, vp=vp, round=state["round"]))
         rounds = state["rounds"] + [{"round": state["round"], "lanes": lane_results, "lanes_won": lanes_won,
@@ -363,7 +358,7 @@ class SamsRules(Rules):
                    discarded=state["discarded"] | on_table, on_table=0, redrawn=[False, False], phase="play")
         players = state["options"]["players"]
         events = [event("round_start", f"Round {new['round']}: {players[new['first']]} plays first; "
-                                       f"the table goes to the discard pile and both players draw {OPENING_HAND}",
+                                       f"the table and the hands go to the discard pile and both players draw {OPENING_HAND}",
                         round=new["round"], first=new["first"])]
         _draw(new, OPENING_HAND, events)
         return new, events
@@ -377,9 +372,10 @@ class SamsRules(Rules):
         hand[seat] = 0
         redrawn = list(state["redrawn"])
         redrawn[seat] = True
-        new = dict(state, hand=hand, redrawn=redrawn, discard=state["discard"] + OPENING_HAND)
+        new = dict(state, hand=hand, redrawn=redrawn, set_aside=state["set_aside"] + OPENING_HAND)
         who = state["options"]["players"][seat]
-        events = [event("redraw", f"{who} discards a hand of 5 and draws 3 for the rest of the round", seat=seat)]
+        events = [event("redraw", f"{who} puts a hand of 5 into the separate pile and draws 3 for the rest "
+                                  "of the round", seat=seat)]
         _draw_one_seat(new, seat, DRAW_PER_TURN, events)
         return new, events
 
@@ -394,11 +390,14 @@ class SamsRules(Rules):
         events = [event("adjusted", f"{players[seat]}'s VP corrected to {vp[seat]}", seat=seat, counter=name,
                         value=vp[seat])]
         if vp[seat] >= VP_TO_WIN and state["phase"] != "over":
-            new["phase"], new["winner"] = "over", seat
+            # Remember where the game stood, so that a correction taking the 5th VP back
+            # resumes it there (mid-round: the next card; after scoring: Next).
+            new["phase"], new["winner"], new["resume_phase"] = "over", seat, state["phase"]
             events.append(event("game_over", f"{players[seat]} wins the game {vp[seat]}–{vp[1 - seat]}",
                                 winner=seat, vp=vp))
         elif state["phase"] == "over" and vp[state["winner"]] < VP_TO_WIN:
-            new["phase"], new["winner"] = "round_over", None
+            new["phase"], new["winner"] = state.get("resume_phase", "round_over"), None
+            new.pop("resume_phase", None)
         return new, events
 
     # ---- the end -------------------------------------------------------------
@@ -430,22 +429,23 @@ class SamsRules(Rules):
         here = state["lanes"][seat][lane]
         if not present:
             if card_id in here and state["phase"] == "play":
-                raise IllegalAction(f"{symbol(card_id)} was lifted from {players[seat]}'s lane {lane + 1}: "
-                                    "put it back, the game still counts it there (undo if it was a mistake)")
+                raise _refusal(state, seat, lane, f"{{card}} was lifted from {players[seat]}'s lane {lane + 1}: "
+                               "put it back, the game still counts it there (undo if it was a mistake)", card_id,
+                               also_hidden=is_face_down(here.index(card_id)))
             return None
         if card_id in here:
             return None                                  # seen again where it already is
         if state["phase"] == "round_over":
             if card_id in BIT and BIT[card_id] & (state["discarded"] | state["on_table"]):
                 return None
-            raise IllegalAction(f"Round {state['round']} is scored: clear the table and press Next "
-                                f"before playing {symbol(card_id)}")
+            raise _refusal(state, seat, lane, f"Round {state['round']} is scored: clear the table and press Next "
+                                              "before playing {card}", card_id)
         if state["phase"] == "over":
             return None
         expected = self.to_play(state)
         if seat != expected:
-            raise IllegalAction(f"{symbol(card_id)} is on {players[seat]}'s lane {lane + 1}, but it is "
-                                f"{players[expected]}'s turn: take it back, {players[expected]} plays now")
+            raise _refusal(state, seat, lane, f"{{card}} is on {players[seat]}'s lane {lane + 1}, but it is "
+                           f"{players[expected]}'s turn: take it back, {players[expected]} plays now", card_id)
         return {"type": "play", "seat": seat, "lane": lane, "card": card_id}
 
     def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
@@ -493,12 +493,52 @@ class SamsRules(Rules):
             "counters": [counter(f"vp.{s}", s, "VP", state["vp"][s]) for s in (0, 1)]
                         + [counter(f"hand.{s}", s, "Hand", state["hand"][s], adjustable=False) for s in (0, 1)]
                         + [counter("pile", None, "Draw pile", state["pile"], adjustable=False),
-                           counter("discard", None, "Discard", state["discard"], adjustable=False)],
+                           counter("discard", None, "Discard", state["discard"], adjustable=False),
+                           counter("set_aside", None, "Separate pile", state["set_aside"], adjustable=False)],
             "zones": zones,
             "detail": {"round": state["round"], "turn": state["turn"], "turns": TURNS, "first": state["first"],
                        "played": state["played"], "last_round": last,
                        "may_redraw": [self._may_redraw(state, s) for s in (0, 1)]},
         }
+
+
+def _round_text(players: list, lanes_won: list[int], winner: int | None, gain: list[int]) -> str:
+    """"North wins 3 lanes to 1 and gains 1 VP", "a tie at 2 lanes each — North and South gain 1 VP",
+    or, under strict majority, "North wins 2 lanes to 1, short of the 3 a round needs: a round tie — …"."""
+    def lanes(n: int) -> str:
+        return f"{n} lane{'' if n == 1 else 's'}"
+    if winner is not None:
+        return f"{players[winner]} wins {lanes(lanes_won[winner])} to {lanes_won[1 - winner]} and gains 1 VP"
+    w0, w1 = lanes_won
+    if w0 == w1:
+        text = f"a tie at {lanes(w0)} each"
+    else:
+        leader = 0 if w0 > w1 else 1
+        text = (f"{players[leader]} wins {lanes(lanes_won[leader])} to {lanes_won[1 - leader]}, short of the "
+                "3 a strict majority needs: a round tie")
+    got = [players[s] for s in (0, 1) if gain[s]]
+    if not got:
+        return text + " — nobody gains a VP (a player on 4 VP cannot win through a tie)"
+    text += f" — {' and '.join(got)} {'gain' if len(got) == 2 else 'gains'} 1 VP"
+    return text + ("" if len(got) == 2 else " (a player on 4 VP cannot win through a tie)")
+
+
+def _refusal(state: State, seat: int, lane: int, text: str, card: str | None = None,
+             also_hidden: bool = False) -> IllegalAction:
+    """A refused placement; ``text`` names the card as ``{card}``.
+
+    A card put on a stack that holds an odd number of cards would lie face
+    down there, and a card that already lies face down is secret too: then
+    the full sentence is for the player who placed it only (the lane's owner)
+    and everybody else reads it with "a card" instead.
+    """
+    full = text.replace("{card}", symbol(card) if card else "this card")
+    here = state["lanes"][seat][lane]
+    lifted = card in here
+    if not ((not lifted and is_face_down(len(here))) or also_hidden) or state["phase"] == "over":
+        return IllegalAction(full)
+    redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
+    return IllegalAction(full, redacted=redacted, hidden_from=[1 - seat])
 
 
 def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
@@ -542,11 +582,19 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
     hand = list(state["hand"])
     for _ in range(n):
         if state["pile"] == 0:
-            if state["discard"] == 0:
+            if state["discard"] == 0 and state["set_aside"] == 0:
                 break
+            if state["discard"] == 0:       # nothing else left: the separate pile is all there is
+                state["discard"], state["set_aside"] = state["set_aside"], 0
+            aside = state["set_aside"]
             events.append(event("reshuffle", f"The draw pile is empty: the discard pile ({state['discard']} cards) "
-                                             "is shuffled into a new draw pile", cards=state["discard"]))
-            state["pile"], state["discard"], state["discarded"] = state["discard"], 0, 0
+                                             "is shuffled into a new draw pile"
+                                             + (f"; the separate pile ({aside} cards) sits this shuffle out and "
+                                                "becomes the discard pile" if aside else ""),
+                                cards=state["discard"], set_aside=aside))
+            # Swapped hands sit out this reshuffle (rules: "a separate pile"), then wait in the discard pile
+            # for the next one; the companion never saw their faces, so none is known to be discarded.
+            state["pile"], state["discard"], state["discarded"], state["set_aside"] = state["discard"], aside, 0, 0
         state["pile"] -= 1
         hand[seat] += 1
     state["hand"] = hand
