@@ -235,3 +235,16 @@ def test_rule_blue_opener_is_a_setup_option():
     assert option.default == "alternate" and option.choices == ("alternate", "like_black", "rounds")
     with pytest.raises(IllegalAction, match="blue_opener must be one of"):
         new_game({"blue_opener": "coin"})
+
+
+# ---- Hearts -------------------------------------------------------------------------------------
+
+def test_rule_hearts_are_refilled_at_the_start_of_every_battle():
+    """Basic game: '10 hearts for each player … they will get refilled at the beginning of a new battle'."""
+    from .battle import SLAYERS, WALLS as WALL_NAMES, finish_between_battles, place_side
+    state, _ = fight_battle(game(), True)                 # North's Slayer empties South's heart
+    assert state["battles"][0]["heart"][1] <= 0
+    state = finish_between_battles(state)                 # South attacks battle 2
+    state = place_side(state, 1, [WALL_NAMES[1]])
+    state = place_side(state, 0, [SLAYERS[0]])
+    assert state["phase"] == "battle" and state["heart"] == [10, 10]
