@@ -15,6 +15,7 @@ A round, as a state machine::
 
     register ─► deal ─(5 lands in play, or the land deck is empty)─► deploy
     deploy ─(both done)─► combat: land 1 … land 5, each: reveal → abilities → totals → claim
+                          (any deployed creature's ability, while a land it affects is not fought)
     combat ─► round end steps 1 and 2 (automatic) ─► recover (step 3, each player's choice) ─► deal …
     any time: forfeit; the agreed early end once someone holds 50 % + 1 of the lands
 
@@ -26,13 +27,15 @@ State (plain data)::
                            "fought": bool, "winner": seat | None},
     land_deck (lands left), claimed[seat] (land ids), done[seat], battle (slot
     being fought), effects (round effects of activated and all-lands abilities),
-    battles (every land fought, for the summary), agree_end[seat], winner, reason.
+    battles (every land fought, for the summary), agree_end[seat], stalled (rounds
+    in a row without a claim once the land deck is empty), winner, reason.
 
 A deployed creature is ``{"id", "dmg", "exh", "dis", "rest", "support", "sac",
-"used", "base", "power"}``: damage and exhaustion taken, biome bonus lost to
-Disorient, Rest counters gained, whether it only supports, whether it is
-sacrificed at round end, abilities used this round, and its Base Power and
-power when its land was fought.
+"used", "base", "power", "shown"}``: damage and exhaustion taken, biome bonus
+lost to Disorient, Rest counters gained, whether it only supports, whether it
+is sacrificed at round end, abilities used this round, its Base Power and
+power when its land was fought, and whether it was turned face up to use an
+ability before its land was revealed.
 """
 from __future__ import annotations
 

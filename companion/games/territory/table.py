@@ -8,9 +8,9 @@ Zones (one pad each in the default profile, ``firmware_config/tables/territory.t
     land_deck           scan each land as it is dealt; it goes to the first empty place
 
 Face-down creatures are hidden from the other seat and from the shared screen
-(``view(state, None)``) until their land is fought: not their id, not their
-name, not their power; only how many cards lie on the pile, which the table
-shows anyway.
+(``view(state, None)``) until their land is fought (or until one is turned
+face up to use an ability): not their id, not their name, not their power; only
+how many cards lie on the pile, which the table shows anyway.
 """
 from __future__ import annotations
 
