@@ -43,6 +43,21 @@ RANDOM_WEIGHTS = {"next": 0.6, "exhaust": 0.1, "mulligan": 0.3, "discard_region"
                   "unblock": 0.2, "unequip": 0.2, "spend": 0.1, "enter": 3.0, "resource": 3.0,
                   "attack": 2.0, "block": 2.0, "play": 0.5, "claim": 3.0}
 ANY_TIME = {"adjust", "set_mark", "destroy", "spend"}
+FACE_DOWN_PADS = ("vault", "region")
+
+
+def _unnamed(error: IllegalAction, card_id: str, seat: int) -> IllegalAction:
+    """``error`` for ``seat``, with a twin that says the same without naming the card (engine: ``hidden_from``)."""
+    try:
+        label = arc.name(card_id)
+    except IllegalAction:
+        label = card_id
+    text = str(error)
+    redacted = text.replace(label, "that card").replace(card_id, "that card")
+    out = IllegalAction(text)
+    out.redacted = redacted[:1].upper() + redacted[1:]
+    out.hidden_from = [1 - seat]
+    return out
 PLAYER_COUNTERS = ("vp", "hp", "hand", "deck", "gold")
 
 
@@ -854,9 +869,22 @@ class ArcmageRules(Rules):
         return pads.zones(options)
 
     def interpret(self, state: dict, zone: str, card_id: str, present: bool) -> dict | None:
+        """What a card on a pad means.  On the face-down pads (the vault, the chapter) a refusal must not
+        name the card (RULINGS, "Hidden information in refusals"), so the action is tried here and any
+        refusal gets a redacted twin without the card's name for the other seat and the shared screen."""
         if state["result"] is not None:
             return None
-        return pads.interpret(state, zone, card_id, present)
+        seat_text, _, kind = zone.partition(".")
+        face_down = present and kind in FACE_DOWN_PADS and seat_text in ("0", "1")
+        try:
+            action = pads.interpret(state, zone, card_id, present)
+            if face_down and action is not None:
+                self.apply(state, action)
+        except IllegalAction as exc:
+            if face_down and getattr(exc, "redacted", None) is None:
+                raise _unnamed(exc, card_id, int(seat_text)) from None
+            raise
+        return action
 
     def scan_for(self, state: dict, action: dict) -> tuple[str, str] | None:
         return pads.scan_for(state, action)

@@ -198,3 +198,27 @@ def test_rule_an_unassigned_creature_cannot_assign_again_that_turn_even_if_unmar
     s, _ = to_phase(s, "play1")
     s, events = act(s, "assign", NORTH, card=druid)
     assert events[0]["type"] == "assign"
+
+
+# ---------------------------------------------------------------- hidden information
+def test_rule_a_refused_region_in_the_face_down_chapter_is_not_named():
+    """RULINGS, "Hidden information in refusals": regions go into the chapter face down; a Gaian region put on
+    South's Dark Legion chapter is refused by name to South only, the shared screen reads it without the name."""
+    s = RULES.setup(RULES.normalise_options({}), 7)
+    s, _ = act(s, "region", SOUTH, card=cid("cursed-marshes"))
+    with pytest.raises(IllegalAction) as refused:
+        RULES.interpret(s, "1.region", cid("sacred-grove"), True)
+    error = refused.value
+    assert str(error).startswith("Sacred Grove is Gaian; the chapter is Dark Legion")
+    assert error.redacted.startswith("That card is Gaian; the chapter is Dark Legion")
+    assert "Sacred Grove" not in error.redacted and error.hidden_from == [NORTH]
+
+
+def test_rule_a_refused_card_on_the_vault_pad_is_not_named():
+    """The vault is face down: a second resource in one turn is refused without naming the card."""
+    s, _ = to_phase(started(), "play1")
+    s, _ = act(s, "resource", NORTH, card=cid("ghoul"))
+    with pytest.raises(IllegalAction) as refused:
+        RULES.interpret(s, "0.vault", cid("bone-dragon"), True)
+    assert "Bone Dragon" not in refused.value.redacted and refused.value.hidden_from == [SOUTH]
+    assert RULES.interpret(s, "0.vault", cid("ghoul"), True) is None            # the card put back after a look
