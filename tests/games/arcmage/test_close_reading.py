@@ -222,3 +222,30 @@ def test_rule_a_refused_card_on_the_vault_pad_is_not_named():
         RULES.interpret(s, "0.vault", cid("bone-dragon"), True)
     assert "Bone Dragon" not in refused.value.redacted and refused.value.hidden_from == [SOUTH]
     assert RULES.interpret(s, "0.vault", cid("ghoul"), True) is None            # the card put back after a look
+
+
+# ---------------------------------------------------------------- equipment (rule table rows 42 and 44)
+def test_rule_discarding_equipment_marks_the_creature_and_grave_takes_it():
+    """Rules text, Discarding Equipment: "marks the equipped creature, and the chosen equipment is then moved
+    to the grave"."""
+    s, giver, _ = _armed_front()
+    s, _ = to_phase(s, "play1")
+    s, events = act(s, "unequip", NORTH, equipment=900)
+    assert creature(s, NORTH, giver)[1]["marked"] and creature(s, NORTH, giver)[1]["equip"] == []
+    assert s["p"][NORTH]["grave"][-1] == cid("iron-axe")
+
+
+def test_rule_dropped_equipment_is_picked_up_free_or_discarded_at_the_end_of_the_turn():
+    """Rules text, Drop & take equipment: a creature moved into a domain drops its equipment in the Front; an
+    unmarked Front ally picks it up in a Play phase, marking, for no gold ("This action costs no gold"); what
+    nobody picks up goes to the grave when the turn ends."""
+    s, giver, taker = _armed_front()
+    s, _ = to_phase(s, "move1")
+    s, _ = act(s, "move", NORTH, card=giver, to="politics")
+    assert [x["card"] for x in s["p"][NORTH]["dropped"]] == [cid("iron-axe")]
+    s, _ = to_phase(s, "play2")
+    picked, _ = act(s, "pickup", NORTH, equipment=900, to=taker)
+    assert creature(picked, NORTH, taker)[1]["equip"][0]["card"] == cid("iron-axe")
+    assert creature(picked, NORTH, taker)[1]["marked"] and picked["p"][NORTH]["vault"] == []
+    left = end_turn(s)
+    assert left["p"][NORTH]["dropped"] == [] and left["p"][NORTH]["grave"][-1] == cid("iron-axe")
