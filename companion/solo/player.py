@@ -39,6 +39,7 @@ class SamsPlayer:
         self.rng = random.Random(seed)
         self.hand: list[str] = []
         self.known_discards: set[str] = set()
+        self.known_aside: set[str] = set()
 
     def choose(self, state: dict) -> dict:
         """The engine action this seat plays now: a card of its hand onto a lane, or a swap."""
@@ -48,9 +49,10 @@ class SamsPlayer:
         if solo is not None and solo["seat"] == self.seat:
             hand = engine.solo_hand(state)
             known = frozenset(engine.cards_in(solo["known_discards"]))
+            aside = frozenset(engine.cards_in(solo["known_aside"]))
         else:
-            hand, known = self.hand, frozenset(self.known_discards)
-        info = model.InfoSet(state, self.seat, hand, known)
+            hand, known, aside = self.hand, frozenset(self.known_discards), frozenset(self.known_aside)
+        info = model.InfoSet(state, self.seat, hand, known, aside)
         vp_before = list(state["vp"])
         seat = self.seat
         move = search(info.sample, seat, lambda g: model.round_value(g, seat, vp_before), self.rng,
@@ -62,8 +64,13 @@ class SamsPlayer:
         kind = action.get("type")
         if kind == "play" and action.get("seat") == self.seat and action["card"] in self.hand:
             self.hand.remove(action["card"])
-        elif kind == "next_round" or (kind == "redraw" and action.get("seat") == self.seat):
+        elif kind == "next_round":
             self.known_discards.update(self.hand)
             self.hand = []
-        if any(e.get("type") == "reshuffle" for e in events):
-            self.known_discards.clear()
+        elif kind == "redraw" and action.get("seat") == self.seat:
+            self.known_aside.update(self.hand)
+            self.hand = []
+        for e in events:
+            if e.get("type") == "reshuffle":       # the separate pile became the discard pile, or the draw pile
+                self.known_discards = set(self.known_aside) if e.get("set_aside") else set()
+                self.known_aside = set()

@@ -42,7 +42,7 @@ class Game:
     "round_over" the way the engine's ``next_round`` does.
     """
 
-    __slots__ = ("hands", "pile", "discard", "atk", "dfn", "count", "lanes", "vp", "round", "turn",
+    __slots__ = ("hands", "pile", "discard", "aside", "atk", "dfn", "count", "lanes", "vp", "round", "turn",
                  "first", "played", "redrawn", "phase", "winner", "strict_retaliation", "strict_majority",
                  "rng", "last_round")
 
@@ -51,6 +51,7 @@ class Game:
         g.hands = [self.hands[0][:], self.hands[1][:]]
         g.pile = self.pile[:]
         g.discard = self.discard[:]
+        g.aside = self.aside[:]
         g.atk = [self.atk[0][:], self.atk[1][:]]
         g.dfn = [self.dfn[0][:], self.dfn[1][:]]
         g.count = [self.count[0][:], self.count[1][:]]
@@ -85,7 +86,7 @@ class Game:
         """Make ``move`` for the seat to move (mutates; copy first to keep the old game)."""
         seat = self.to_move()
         if move[0] == REDRAW:
-            self.discard += self.hands[seat]
+            self.aside += self.hands[seat]
             self.hands[seat] = []
             self.redrawn[seat] = True
             self._draw(seat, engine.DRAW_PER_TURN)
@@ -114,14 +115,21 @@ class Game:
 
     def _draw(self, seat: int, n: int) -> None:
         """Draw ``n`` cards; the draw pile is kept as an unordered bag and each draw takes a
-        uniformly random card of it, which is what the top card of a shuffled pile is."""
+        uniformly random card of it, which is what the top card of a shuffled pile is.
+
+        An empty draw pile takes the discard pile; the separate pile of swapped hands sits
+        that shuffle out and becomes the discard pile (or is all there is, when the discard
+        pile is empty), as the engine's ``_draw_one_seat``."""
         hand, pile, rnd = self.hands[seat], self.pile, self.rng.random
         for _ in range(n):
             if not pile:
-                if not self.discard:
+                discard, aside = self.discard, self.aside
+                if not discard and not aside:
                     return
-                pile = self.pile = self.discard
-                self.discard = []
+                if not discard:
+                    discard, aside = aside, []
+                pile = self.pile = discard
+                self.discard, self.aside = aside, []
             k = int(rnd() * len(pile))
             hand.append(pile[k])
             pile[k] = pile[-1]
@@ -208,7 +216,7 @@ class Game:
                     if len(hands[seat]) == 5 and not redrawn[seat] and rnd() * redraw_one_in < 1:
                         if record is not None:
                             record.append((seat, (REDRAW,)))
-                        self.discard += hands[seat]
+                        self.aside += hands[seat]
                         hands[seat] = []
                         redrawn[seat] = True
                         self._draw(seat, engine.DRAW_PER_TURN)
@@ -262,7 +270,7 @@ def new_game(seed: int, strict_retaliation: bool = False, strict_majority: bool 
     g = Game.__new__(Game)
     g.rng = random.Random(seed)
     g.pile = list(range(N))
-    g.discard = []
+    g.discard, g.aside = [], []
     g.hands = [[], []]
     g.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
     g.atk = [[0] * LANES, [0] * LANES]
@@ -302,7 +310,8 @@ class InfoSet:
     give the same information set.
     """
 
-    def __init__(self, state: dict, seat: int, hand: list[str], known_discards=frozenset()):
+    def __init__(self, state: dict, seat: int, hand: list[str], known_discards=frozenset(),
+                 known_aside=frozenset()):
         view = engine.RULES.view(state, seat)
         opts = state["options"]
         self.seat = seat
@@ -324,10 +333,13 @@ class InfoSet:
         own = [INDEX[c] for c in sorted(known_discards) if INDEX[c] not in seen]
         self.known_discard += own
         seen.update(own)
+        self.known_aside = [INDEX[c] for c in sorted(known_aside) if INDEX[c] not in seen]
+        seen.update(self.known_aside)
         self.unseen = [i for i in range(N) if i not in seen]
         counters = {c["id"]: c["value"] for c in view["counters"]}
         self.opponent_hand = counters[f"hand.{1 - seat}"]
         self.pile = counters["pile"]
+        self.aside = counters["set_aside"]
 
     def sample(self, rng: random.Random) -> Game:
         """One full game consistent with this information set."""
@@ -343,6 +355,8 @@ class InfoSet:
         g.hands[self.seat] = self.hand[:]
         g.hands[1 - self.seat] = [unseen.pop() for _ in range(min(self.opponent_hand, len(unseen)))]
         g.pile = [unseen.pop() for _ in range(min(self.pile, len(unseen)))]
+        g.aside = self.known_aside + [unseen.pop() for _ in range(min(self.aside - len(self.known_aside),
+                                                                         len(unseen)))]
         g.discard = self.known_discard + unseen          # whatever is left lies unseen in the discard
         g.atk = [[sum(RANK[c] for c in lane if RED[c]) for lane in side] for side in g.lanes]
         g.dfn = [[sum(RANK[c] for c in lane if not RED[c]) for lane in side] for side in g.lanes]

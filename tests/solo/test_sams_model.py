@@ -36,6 +36,7 @@ def replay_and_compare(seed: int, **options) -> None:
     assert state["winner"] == game.winner
     assert state["hand"] == [len(h) for h in game.hands]
     assert state["pile"] == len(game.pile) and state["discard"] == len(game.discard)
+    assert state["set_aside"] == len(game.aside)
 
 
 def test_fast_path_agrees_with_the_engine_over_10000_random_games():
@@ -85,6 +86,7 @@ def test_a_determinized_game_keeps_every_public_count():
         assert len(g.hands[1 - seat]) == state["hand"][1 - seat]
         assert [model.INDEX[c] for c in hand] == g.hands[seat]
         assert len(g.pile) == state["pile"] and len(g.discard) == state["discard"]
-        everything = [c for h in g.hands for c in h] + g.pile + g.discard + [
+        assert len(g.aside) == state["set_aside"]
+        everything = [c for h in g.hands for c in h] + g.pile + g.discard + g.aside + [
             c for side in g.lanes for lane in side for c in lane]
         assert sorted(everything) == list(range(model.N))
