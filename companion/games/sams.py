@@ -169,6 +169,10 @@ class SamsRules(Rules):
                help="A round is won with 3 lanes; fewer for both is a round tie"),
         Option("first_seat", "First player", 0, choices=(0, 1),
                help="Who plays first in round 1; it alternates every round"),
+        Option("solo_seat", "Companion plays", None, choices=(None, 0, 1),
+               help="The companion plays this seat with cards nobody sees: draw for it, tap them on its hand pad"),
+        Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
+               help="How long the companion thinks per card: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
     )
 
     # ---- setup -------------------------------------------------------------
@@ -177,6 +181,10 @@ class SamsRules(Rules):
         first = options["first_seat"]
         if first not in (0, 1):
             raise IllegalAction("first_seat must be 0 or 1")
+        if options["solo_seat"] not in (None, 0, 1):
+            raise IllegalAction("solo_seat must be 0, 1 or empty")
+        if options["solo_strength"] not in ("easy", "normal", "strong"):
+            raise IllegalAction("solo_strength must be easy, normal or strong")
         state = {
             "game": "sams", "rng": seed, "options": options, "phase": "play",
             "round": 1, "turn": 1, "first": first, "played": [0, 0],
@@ -184,6 +192,9 @@ class SamsRules(Rules):
             "hand": [0, 0], "pile": len(DECK), "discard": 0, "on_table": 0, "discarded": 0,
             "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None, "set_aside": 0,
         }
+        if options["solo_seat"] is not None:
+            state["solo"] = {"seat": options["solo_seat"], "slots": [], "decision": None, "known_discards": 0,
+                             "known_aside": 0}
         _draw(state, OPENING_HAND, [])
         return state
 
@@ -212,6 +223,8 @@ class SamsRules(Rules):
         if state["phase"] != "play":
             return []
         seat = self.to_play(state)
+        if "solo" in state and state["solo"]["seat"] == seat:
+            return solo_legal_actions(state)
         actions = [{"type": "play", "seat": seat, "lane": lane, "card": c}
                    for c in self._playable(state) for lane in range(LANES)]
         actions += [{"type": "redraw", "seat": s} for s in (0, 1) if self._may_redraw(state, s)]
@@ -221,6 +234,8 @@ class SamsRules(Rules):
         if state["phase"] == "round_over":
             return {"type": "next_round", "seat": rng.randrange(2)}
         seat = self.to_play(state)
+        if "solo" in state and state["solo"]["seat"] == seat:
+            return rng.choice(solo_legal_actions(state))
         if self._may_redraw(state, seat) and rng.randrange(20) == 0:
             return {"type": "redraw", "seat": seat}
         out = state["on_table"] | state["discarded"]
@@ -242,6 +257,10 @@ class SamsRules(Rules):
             return self._redraw(state, action)
         if kind == "adjust":
             return self._adjust(state, action)
+        if kind == "solo_hand":
+            return _solo_hand(state, action)
+        if kind == "solo_decide":
+            return _solo_decide(state, action)
         raise IllegalAction(f"Sam's Battle Game has no action {kind!r}")
 
     def _play(self, state: State, action: Action) -> tuple[State, list]:
@@ -269,6 +288,9 @@ class SamsRules(Rules):
                                               "discard pile is shuffled back into the draw pile", card)
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{players[seat]} has no card left in hand")
+        solo = state.get("solo")
+        if solo is not None and solo["seat"] == seat:
+            state = _solo_take(state, card, lane)
 
         lanes = list(state["lanes"])
         side = list(lanes[seat])
@@ -360,6 +382,8 @@ class SamsRules(Rules):
         events = [event("round_start", f"Round {new['round']}: {players[new['first']]} plays first; "
                                        f"the table and the hands go to the discard pile and both players draw {OPENING_HAND}",
                         round=new["round"], first=new["first"])]
+        if "solo" in state:
+            events += _solo_empty_holder(new, "discard pile")
         _draw(new, OPENING_HAND, events)
         return new, events
 
@@ -376,6 +400,8 @@ class SamsRules(Rules):
         who = state["options"]["players"][seat]
         events = [event("redraw", f"{who} puts a hand of 5 into the separate pile and draws 3 for the rest "
                                   "of the round", seat=seat)]
+        if "solo" in state and state["solo"]["seat"] == seat:
+            events += _solo_empty_holder(new, "separate pile", aside=True)
         _draw_one_seat(new, seat, DRAW_PER_TURN, events)
         return new, events
 
@@ -420,10 +446,17 @@ class SamsRules(Rules):
     # ---- the table -----------------------------------------------------------
     def zones(self, options: dict) -> list[Zone]:
         players = (options or {}).get("players", ["North", "South"])
-        return [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
-                for s in (0, 1) for n in range(LANES)]
+        zones = [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
+                 for s in (0, 1) for n in range(LANES)]
+        solo = (options or {}).get("solo_seat")
+        if solo in (0, 1):
+            zones.append(Zone(hand_zone(solo), f"{players[solo]}'s hand pad", solo, stack=True))
+        return zones
 
     def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        solo = state.get("solo")
+        if solo is not None and zone == hand_zone(solo["seat"]):
+            return {"type": "solo_hand", "seat": solo["seat"], "card": card_id} if present else None
         seat, lane = _parse_zone(zone)
         players = state["options"]["players"]
         here = state["lanes"][seat][lane]
@@ -443,6 +476,11 @@ class SamsRules(Rules):
         if state["phase"] == "over":
             return None
         expected = self.to_play(state)
+        solo = state.get("solo")
+        if solo is not None and card_id in solo["slots"] and (seat, expected) != (solo["seat"], solo["seat"]):
+            # a card from the companion's holder: its face is secret, say only where it goes back
+            where = solo_instruction(state) if expected == solo["seat"] else f"{players[expected]} plays now"
+            raise IllegalAction(f"take that card back to slot {solo['slots'].index(card_id) + 1}: {where}")
         if seat != expected:
             raise _refusal(state, seat, lane, f"{{card}} is on {players[seat]}'s lane {lane + 1}, but it is "
                            f"{players[expected]}'s turn: take it back, {players[expected]} plays now", card_id)
@@ -451,6 +489,8 @@ class SamsRules(Rules):
     def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
         if action.get("type") == "play":
             return lane_zone(action["seat"], action["lane"]), action["card"]
+        if action.get("type") == "solo_hand":
+            return hand_zone(action["seat"]), action["card"]
         return None
 
     def confirm_action(self, state: State, seat: int) -> Action | None:
@@ -479,6 +519,8 @@ class SamsRules(Rules):
             phase_label = (f"Round {state['round']}, turn {state['turn']} of {TURNS}: {players[to_play]} plays "
                            f"card {state['played'][to_play] + 1} of {CARDS_PER_TURN}")
             awaiting = "scan"
+            if "solo" in state and state["solo"]["seat"] == to_play:
+                phase_label = solo_instruction(state)
         elif state["phase"] == "round_over":
             phase_label = f"Round {state['round']} scored — clear the table and press Next"
             awaiting = "confirm"
@@ -498,7 +540,8 @@ class SamsRules(Rules):
             "zones": zones,
             "detail": {"round": state["round"], "turn": state["turn"], "turns": TURNS, "first": state["first"],
                        "played": state["played"], "last_round": last,
-                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)]},
+                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)],
+                       "solo": _solo_view(state, seat)},
         }
 
 
@@ -539,6 +582,164 @@ def _refusal(state: State, seat: int, lane: int, text: str, card: str | None = N
         return IllegalAction(full)
     redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
     return IllegalAction(full, redacted=redacted, hidden_from=[1 - seat])
+
+
+# ---- the companion's own seat (solo play) ---------------------------------------------------
+# The person at the table draws for the companion and taps each card face down on
+# its hand pad; the card goes into the lowest free slot of a numbered holder.  The
+# companion's player (companion.solo) decides with ``solo_decide`` which slot to
+# play onto which lane; the play is then the pad event of that card on that lane.
+# The slots' cards are the companion's secret: no text shown on the table names them.
+HOLDER_SLOTS = 6
+
+
+def hand_zone(seat: int) -> str:
+    """Zone id of the solo seat's hand pad: "0.hand" or "1.hand"."""
+    return f"{seat}.hand"
+
+
+def solo_hand(state: State) -> list[str]:
+    """The cards in the solo seat's holder, slot order, empty slots left out."""
+    return [c for c in state["solo"]["slots"] if c is not None]
+
+
+def _missing(state: State) -> int:
+    """How many drawn cards the person still has to tap onto the solo seat's hand pad."""
+    solo = state["solo"]
+    return max(0, state["hand"][solo["seat"]] - len(solo_hand(state)))
+
+
+def solo_instruction(state: State) -> str:
+    """What the person does for the companion now, as the screen shows it."""
+    solo = state["solo"]
+    who = state["options"]["players"][solo["seat"]]
+    missing = _missing(state)
+    if missing:
+        return (f"Draw {missing} card{'s' if missing > 1 else ''} for {who}: tap each face down on "
+                f"{who}'s hand pad, then put it in the slot shown")
+    decision = solo["decision"]
+    if decision is None:
+        return f"{who} is thinking…"
+    lane = decision["lane"]
+    face = "face down" if is_face_down(len(state["lanes"][solo["seat"]][lane])) else "face up"
+    return f"{who} plays the card in slot {decision['slot'] + 1} {face} on lane {lane + 1}"
+
+
+def decision_point(state: State) -> list[int]:
+    """Where in the game a decision was made (round, turn, cards played by each seat):
+    a ``solo_decide`` made for another moment is refused."""
+    return [state["round"], state["turn"], state["played"][0], state["played"][1]]
+
+
+def solo_legal_actions(state: State) -> list[Action]:
+    solo = state["solo"]
+    seat = solo["seat"]
+    if _missing(state):
+        held = set(solo_hand(state))
+        out = state["on_table"] | state["discarded"]
+        return [{"type": "solo_hand", "seat": seat, "card": c} for c in DECK
+                if not BIT[c] & out and c not in held]
+    if solo["decision"] is None:
+        at = decision_point(state)
+        return [{"type": "solo_decide", "seat": seat, "slot": n, "lane": lane, "at": at}
+                for n, c in enumerate(solo["slots"]) if c is not None for lane in range(LANES)]
+    d = solo["decision"]
+    return [{"type": "play", "seat": seat, "lane": d["lane"], "card": solo["slots"][d["slot"]]}]
+
+
+def _solo_hand(state: State, action: Action) -> tuple[State, list]:
+    solo = state.get("solo")
+    card = action.get("card")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat has a hand pad")
+    who = state["options"]["players"][solo["seat"]]
+    if state["phase"] != "play":
+        raise IllegalAction(f"the round is scored: press Next before drawing for {who}")
+    if card not in BIT:
+        raise IllegalAction("that is not one of the 36 numbered cards: put it back in the box")
+    if not _missing(state):
+        raise IllegalAction(f"{who} holds all the cards it drew: put that card back on top of the draw pile")
+    if BIT[card] & (state["on_table"] | state["discarded"]) or card in solo["slots"]:
+        raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the table, in the discard pile "
+                            "or already in the holder): put it back where it was")
+    slots = list(solo["slots"])
+    slot = slots.index(None) if None in slots else len(slots)
+    if slot >= HOLDER_SLOTS:
+        raise IllegalAction(f"{who}'s holder is full")
+    if slot == len(slots):
+        slots.append(card)
+    else:
+        slots[slot] = card
+    new = dict(state, solo=dict(solo, slots=slots))
+    text = f"Put that card face down in slot {slot + 1} of {who}'s holder"
+    return new, [hidden_event("solo_hand", f"{who} drew {symbol(card)}: slot {slot + 1}", text,
+                              [0, 1], seat=solo["seat"], card=card, slot=slot)]
+
+
+def _solo_decide(state: State, action: Action) -> tuple[State, list]:
+    solo = state.get("solo")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat decides by itself")
+    seat, slot, lane = solo["seat"], action.get("slot"), action.get("lane")
+    if RULES.to_play(state) != seat:
+        raise IllegalAction("it is not the companion's turn")
+    if _missing(state):
+        raise IllegalAction("the companion's hand is not complete yet")
+    if not isinstance(slot, int) or not 0 <= slot < len(solo["slots"]) or solo["slots"][slot] is None:
+        raise IllegalAction(f"slot {slot!r} of the holder is empty")
+    if not isinstance(lane, int) or not 0 <= lane < LANES:
+        raise IllegalAction(f"there is no lane {lane!r}")
+    if action.get("at") != decision_point(state):
+        raise IllegalAction("the game moved on while the companion was thinking")
+    new = dict(state, solo=dict(solo, decision={"slot": slot, "lane": lane}))
+    return new, [event("solo_decide", solo_instruction(new), seat=seat, zone=lane_zone(seat, lane),
+                       slot=slot, lane=lane)]
+
+
+def _solo_take(state: State, card: str, lane: int) -> State:
+    """The solo seat's card leaves its holder for ``lane``, as decided."""
+    solo = state["solo"]
+    who = state["options"]["players"][solo["seat"]]
+    if card not in solo["slots"]:
+        raise IllegalAction(f"that card is not in {who}'s holder: take it back; " + solo_instruction(state))
+    decision = solo["decision"]
+    if decision is None:
+        raise IllegalAction(f"take that card back: {solo_instruction(state)}")
+    slot = solo["slots"].index(card)
+    if slot != decision["slot"] or lane != decision["lane"]:
+        raise IllegalAction(f"take that card back to slot {slot + 1}: {solo_instruction(state)}")
+    slots = list(solo["slots"])
+    slots[slot] = None
+    return dict(state, solo=dict(solo, slots=slots, decision=None))
+
+
+def _solo_empty_holder(new: State, pile: str, aside: bool = False) -> list:
+    """A round's end (the discard pile) or a swap (the separate pile, ``aside``): what was in the
+    holder goes to that pile, and the companion remembers which cards lie there."""
+    solo = new["solo"]
+    held = [n for n, c in enumerate(solo["slots"]) if c is not None]
+    key = "known_aside" if aside else "known_discards"
+    known = solo[key]
+    for card in solo_hand(new):
+        known |= BIT[card]
+    new["solo"] = dict(solo, slots=[], decision=None, **{key: known})
+    if not held:
+        return []
+    who = new["options"]["players"][solo["seat"]]
+    slots = ", ".join(str(n + 1) for n in held)
+    return [event("solo_hand", f"Put the cards in {who}'s slot{'s' if len(held) > 1 else ''} {slots} "
+                               f"face down on the {pile}", seat=solo["seat"])]
+
+
+def _solo_view(state: State, seat: int | None) -> dict | None:
+    """What every screen may know of the solo seat: which slots hold a card, the decision."""
+    solo = state.get("solo")
+    if solo is None:
+        return None
+    return {"seat": solo["seat"], "strength": state["options"]["solo_strength"],
+            "slots": [c is not None for c in solo["slots"]], "missing": _missing(state),
+            "decision": solo["decision"],
+            "instruction": solo_instruction(state) if RULES.to_play(state) == solo["seat"] else None}
 
 
 def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
@@ -595,6 +796,9 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
             # Swapped hands sit out this reshuffle (rules: "a separate pile"), then wait in the discard pile
             # for the next one; the companion never saw their faces, so none is known to be discarded.
             state["pile"], state["discard"], state["discarded"], state["set_aside"] = state["discard"], aside, 0, 0
+            if "solo" in state:          # the companion's swapped cards now lie in the discard pile
+                solo = state["solo"]
+                state["solo"] = dict(solo, known_discards=solo["known_aside"] if aside else 0, known_aside=0)
         state["pile"] -= 1
         hand[seat] += 1
     state["hand"] = hand
