@@ -61,10 +61,7 @@ def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
     seat and the shared screen read ``redacted`` instead: the engine's ``rejected`` events are redacted like
     every face-down event (``hidden_from``).
     """
-    error = IllegalAction(text)
-    error.redacted = redacted
-    error.hidden_from = [1 - seat]
-    return error
+    return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
 
 
 def land_zone(seat: int, slot: int) -> str:
