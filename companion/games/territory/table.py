@@ -208,7 +208,10 @@ def _phase_label(rules, state: State) -> tuple[str, str | None, int | None]:
     if phase == "combat":
         slot = state["battle"]
         land = LANDS[state["slots"][slot]["land"]]
-        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}",
+        # a face-down creature's ability has no button (it would name the card): say how to turn it up
+        hint = any(sl > slot and not rec["shown"] for s in waiting for sl, rec, _, _, _ in rules.usable(state, s))
+        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}"
+                + (" (to use a face-down creature's ability, lift it and put it back)" if hint else ""),
                 "choice", active)
     if phase == "recover":
         return (f"Round {state['round']} ends: choose which Rest counters your lands remove{who}", "choice", active)
