@@ -288,8 +288,8 @@ def view(rules, state: State, seat: int | None) -> dict:
         # what the land being fought would give if both passed now (the screen shows it while players decide)
         detail["live_totals"] = rules.totals_if_fought_now(state)
     if seat is not None:
-        detail["activations"] = [dict(a, label=_activation_label(rules, state, a)) for a in rules.activations(state, seat)] \
-            if not state["done"][seat] else []
+        detail["activations"] = [dict(a, label=_activation_label(rules, state, a))
+                                 for a in rules.activations(state, seat)] if not state["done"][seat] else []
         if phase == "recover" and not state["done"][seat]:
             proposal = rules.default_recovery(state, seat)
             detail["recovery_proposal"] = [{"land": i, "land_name": LANDS[state["claimed"][seat][i]].name,
