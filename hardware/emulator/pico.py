@@ -11,6 +11,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from hardware import ntag
 from hardware.bridge import protocol
 from hardware.emulator.chip import EmulatedRC522, ModelClock
 from hardware.rc522 import pcd
@@ -68,8 +69,8 @@ class PicoSPI:
 
 def load_firmware():
     """The firmware's ``bridge`` module, importable under CPython."""
-    saved = {name: sys.modules.get(name) for name in ("pcd", "protocol")}
-    sys.modules["pcd"], sys.modules["protocol"] = pcd, protocol
+    saved = {name: sys.modules.get(name) for name in ("pcd", "protocol", "ntag")}
+    sys.modules["pcd"], sys.modules["protocol"], sys.modules["ntag"] = pcd, protocol, ntag
     try:
         spec = importlib.util.spec_from_file_location("bridge_firmware", FIRMWARE_DIR / "bridge.py")
         module = importlib.util.module_from_spec(spec)

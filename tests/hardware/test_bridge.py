@@ -48,7 +48,7 @@ def test_the_firmware_reports_every_channel_with_every_uid_length_and_stacks():
     board.bridge.poll_once()
     decoded = [decode(l) for l in board.lines]
     assert [s for s, _, _ in decoded] == list(range(len(decoded)))
-    assert decoded[0][1:] == ("HELLO", ["bridge-1", "16"])
+    assert decoded[0][1:] == ("HELLO", ["bridge-2", "16"])
     assert sum(k == "READER" and f[1] == "92" for _, k, f in decoded) == 16
     polls = {int(f[0]): parse_uids(f[1]) for _, k, f in decoded if k == "POLL"}
     assert len(polls) == 16
@@ -153,7 +153,7 @@ def test_the_host_turns_firmware_lines_into_pad_events_over_a_serial_port(pty_br
 
 def test_lost_and_garbled_lines_are_counted_and_never_become_reads(pty_bridge):
     table, bridge, events = _table(pty_bridge)
-    pty_bridge.send(encode(0, "HELLO", ["bridge-1", 4]))
+    pty_bridge.send(encode(0, "HELLO", ["bridge-2", 4]))
     pty_bridge.send(encode(1, "POLL", [0, "A1B2C3D4"]))
     pty_bridge.send(encode(2, "POLL", [0, "-"]))
     pty_bridge.send(encode(3, "POLL", [0, "-"]).replace("POLL 0", "POLL 1"))    # garbled
@@ -168,7 +168,7 @@ def test_lost_and_garbled_lines_are_counted_and_never_become_reads(pty_bridge):
 
 def test_the_host_reconnects_after_the_bridge_is_unplugged(pty_bridge):
     table, bridge, events = _table(pty_bridge)
-    pty_bridge.send(encode(0, "HELLO", ["bridge-1", 4]))
+    pty_bridge.send(encode(0, "HELLO", ["bridge-2", 4]))
     pty_bridge.send(encode(1, "POLL", [1, "A1B2C3D4"]))
     assert wait_for(lambda: len(events) == 1)
     pty_bridge.unplug()
@@ -176,7 +176,7 @@ def test_the_host_reconnects_after_the_bridge_is_unplugged(pty_bridge):
     assert "unplugged" in bridge.status()["detail"] or "not there" in bridge.status()["detail"]
     pty_bridge.plug()
     assert wait_for(lambda: bridge.connected)
-    pty_bridge.send(encode(0, "HELLO", ["bridge-1", 4]))      # the board restarted: sequence from 0
+    pty_bridge.send(encode(0, "HELLO", ["bridge-2", 4]))      # the board restarted: sequence from 0
     pty_bridge.send(encode(1, "POLL", [3, "04A1B2C3D4E5F6"]))
     assert wait_for(lambda: len(events) == 2)
     assert (events[1].pad, events[1].kind) == ("p3", "seen")
