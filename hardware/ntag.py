@@ -74,8 +74,8 @@ def find_message(area, complete=True):
         i = start + length
     if not complete:
         return MORE, None
-    if i >= n:
-        return NONE, None
+    if i == n:
+        return NONE, None                   # the chain fills the area exactly, with no terminator
     return BAD, "a TLV runs past the end of the data area"
 
 
