@@ -138,11 +138,13 @@ class MicroPythonBoard:
     next SPI transfer hang (a wedged SPI block) for that long.
     """
 
-    def __init__(self, channels: int = 16, clock: ModelClock | None = None, cs_pins=None, reset_gp: int = 20):
+    def __init__(self, channels: int = 16, clock: ModelClock | None = None, cs_pins=None, reset_gp: int = 20,
+                 files=None):
         missing = micropython_available()
         if missing:
             raise RuntimeError(missing)
         self.clock = clock or ModelClock()
+        self.files = list(files or FIRMWARE_FILES)
         self.reset = ResetPin(reset_gp, value=0)
         cs_numbers = list(cs_pins if cs_pins is not None else range(channels))
         self.cs = {n: Pin(n) for n in cs_numbers}
@@ -167,7 +169,7 @@ class MicroPythonBoard:
         for pin in self.cs.values():
             pin.value(0)                     # RP2040 pins come up as inputs with pull-downs
         self.reset.value(0)
-        self._proc = subprocess.Popen(["node", str(RUNNER), MICROPYTHON_MJS.as_uri(), *map(str, FIRMWARE_FILES)],
+        self._proc = subprocess.Popen(["node", str(RUNNER), MICROPYTHON_MJS.as_uri(), *map(str, self.files)],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 
     def _kill(self) -> None:
