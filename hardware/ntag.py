@@ -20,7 +20,9 @@ and configuration pages lie *after* the data area the CC announces, so no
 reserved byte ever falls inside a message: skipping the control TLVs is all a
 reader has to do.
 
-This module finds the message; it does not interpret it.  The host decodes it
+This module finds the message; it does not interpret it.  ndeflib decodes
+messages, not Type 2 Tag TLVs (nfcpy walks them in its tag driver,
+``nfc.tag.tt2``, bound to its own reader stack), so the walk is written here.  The host decodes it
 with ndeflib (:mod:`hardware.ndef`); the reader bridge firmware on the Pico,
 which has no ndeflib, runs this very file (copied as ``ntag.py``) and sends the
 message bytes to the host in hex.  So it is written in the subset of Python

@@ -138,7 +138,7 @@ def test_a_fault_with_micro_in_it_goes_out_in_plain_ascii(board):
 
 def test_the_watchdog_restarts_a_hung_pico(board):
     board.chips[1].place(VirtualTag("04A1B2C3D4E5F6"))
-    board.run_lines(16 * 20, "POLL")                   # running normally feeds the watchdog: no restart
+    board.run_lines(16 * 8, "POLL")                    # running normally feeds the watchdog: no restart
     assert board.boots == 1 and 0 < board.wdt_timeout_s <= 8.388
     board.stall(board.wdt_timeout_s + 0.5)             # the SPI block wedges inside a transfer
     lines = board.run_lines(16, "POLL")
