@@ -151,6 +151,7 @@ class MicroPythonBoard:
         self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset) for _ in cs_numbers]
         self.spi = PicoSPI({self.cs[n]: chip for n, chip in zip(cs_numbers, self.chips)})
         self.raw_lines: list[bytes] = []    # every line the firmware wrote, as bytes
+        self.lines: list[str] = []          # the same, as text
         self.boots = 0
         self.exits: list[str] = []          # tracebacks of MicroPython stopping (main.py raised or returned)
         self.transfers = 0
@@ -170,7 +171,7 @@ class MicroPythonBoard:
             pin.value(0)                     # RP2040 pins come up as inputs with pull-downs
         self.reset.value(0)
         self._proc = subprocess.Popen(["node", str(RUNNER), MICROPYTHON_MJS.as_uri(), *map(str, self.files)],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -197,10 +198,6 @@ class MicroPythonBoard:
         """The next ``count`` SPI transfers raise ``OSError(EIO)`` in the firmware (a bus error of the port)."""
         self._bus_errors = count
 
-    @property
-    def lines(self) -> list[str]:
-        return [raw.decode("utf-8", "replace") for raw in self.raw_lines]
-
     # -- running ------------------------------------------------------------------------------------
     def run_until(self, done, max_messages: int = 2_000_000) -> None:
         """Let the firmware run until ``done()`` holds (checked after every line it writes)."""
@@ -212,10 +209,12 @@ class MicroPythonBoard:
     def run_lines(self, n: int, kind: str | None = None) -> list[str]:
         """Run until ``n`` more lines (of type ``kind``, e.g. "POLL") were written; returns the new lines."""
         start = len(self.raw_lines)
+        tag = f" {kind} " if kind else " "
+        count = [0]
 
         def enough():
-            new = self.lines[start:]
-            return len(new if kind is None else [l for l in new if f" {kind} " in l]) >= n
+            count[0] += tag in self.lines[-1]
+            return count[0] >= n
         self.run_until(enough)
         return self.lines[start:]
 
@@ -235,11 +234,13 @@ class MicroPythonBoard:
             if self._bus_errors:
                 self._bus_errors -= 1
                 self._proc.stdin.write(b"!5\n")
+                self._proc.stdin.flush()
                 return False
             tx = bytes.fromhex(arg)
             rx = bytearray(len(tx))
             self.spi.write_readinto(tx, rx)
             self._proc.stdin.write(rx.hex().encode() + b"\n")
+            self._proc.stdin.flush()
         elif code == "P":
             number, level = map(int, arg.split())
             pin = self.reset if number == self.reset.number else self.cs.get(number)
@@ -254,7 +255,9 @@ class MicroPythonBoard:
         elif code == "W":
             self.last_feed = self.clock.now
         elif code == "O":
-            self.raw_lines.append(bytes.fromhex(arg))
+            raw = bytes.fromhex(arg)
+            self.raw_lines.append(raw)
+            self.lines.append(raw.decode("utf-8", "replace"))
             return True
         elif code == "E":
             self.exits.append(bytes.fromhex(arg).decode("utf-8", "replace"))

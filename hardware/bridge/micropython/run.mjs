@@ -17,8 +17,13 @@ const [mpModule, ...files] = process.argv.slice(2);
 const { loadMicroPython } = await import(mpModule);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+// Pin changes, sleeps and watchdog calls need no answer: they wait here and go with the next line that
+// does (or the next output line), in order, in one write.
+let pending = [];
 function send(line) {
-  const data = Buffer.from(line + "\n");
+  pending.push(line);
+  const data = Buffer.from(pending.join("\n") + "\n");
+  pending = [];
   for (let off = 0; off < data.length; ) {
     try { off += fs.writeSync(1, data, off); } catch (e) { if (e.code !== "EAGAIN") throw e; }
   }
@@ -49,7 +54,7 @@ function stdout(bytes) {
   }
 }
 
-globalThis.picoSend = (line) => send(line);
+globalThis.picoSend = (line) => { pending.push(line); };
 globalThis.picoCall = (line) => { send(line); return receiveLine(); };
 
 const mp = await loadMicroPython({ stdout, stderr: stdout, linebuffer: false });
