@@ -9,6 +9,7 @@ npm package (``companion/bootstrap.py``); elsewhere the tests skip when either
 is missing.
 """
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from hardware.emulator import VirtualTag
 from hardware.emulator.pico import FIRMWARE_FILES, MicroPythonBoard, micropython_available
 from hardware.ndef import encode_card_id
 from hardware.readers import ReaderSpec
+
+from .test_tag_memory_fuzz import random_memory
 
 missing = micropython_available()
 if missing and os.environ.get("COMPANION_REQUIRE_MICROPYTHON"):
@@ -186,3 +189,25 @@ def test_a_reader_holding_miso_spoils_its_neighbours_until_it_is_buffered():
         board.chips[15].faults.holds_miso = False      # a 74HC125 gate fitted on its MISO
         lines = board.run_lines(60 * 16, "POLL")        # faulty channels are reset every 50 polls
         assert polls(lines) == {ch: (["A1B2C3D4"] if ch == 0 else []) for ch in range(16)}
+
+
+def test_tags_holding_random_memories_never_stop_the_firmware(board):
+    """ntag.py on MicroPython: 45 tags with random memories (the fuzz's generator, seeded), 15 at a time."""
+    board.chips[0].place(VirtualTag("04000000000A00"))
+    rng = random.Random(2024)
+    for batch in range(3):
+        tags = {}
+        for ch in range(1, 16):
+            for old in list(board.chips[ch].tags):
+                board.chips[ch].remove(old)
+            tag = VirtualTag("04%012X" % (0xC00000 + 16 * batch + ch))
+            memory = random_memory(rng)
+            tag.memory[12:12 + len(memory)] = memory
+            board.chips[ch].place(tag)
+            tags[ch] = tag.uid_hex
+        lines = board.run_lines(3 * 16, "POLL")
+        assert faults(lines) == {}
+        assert polls(lines) == {0: ["04000000000A00"], **{ch: [uid] for ch, uid in tags.items()}}
+        reported = {f[1] for _, k, f in decoded(lines) if k == "NDEF"}
+        assert set(tags.values()) <= reported
+    assert board.boots == 1 and board.exits == []
