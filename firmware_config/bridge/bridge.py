@@ -177,7 +177,7 @@ class Bridge:
             try:
                 status, value = ntag.read_message(self.pcds[ch], uid)
             except ReaderFault:
-                raise
+                raise                                  # the reader's fault, not the tag's: a FAULT and a reset
             except RfidError:
                 seen[uid] = seen.get(uid, 0) + 1
                 if seen[uid] < NDEF_ATTEMPTS:
