@@ -1,9 +1,14 @@
-"""Stand-ins for MicroPython's ``machine.SPI`` and ``machine.Pin``, so the bridge firmware runs under CPython.
+"""The reader bridge's Pico, emulated: its SPI bus of RC522s, and the firmware on it.
 
+:class:`MicroPythonBoard` runs the firmware on a real MicroPython (the
+WebAssembly port, under node) and answers its SPI transfers from emulated
+RC522s: the firmware's tests use it.  :class:`EmulatedBridgeBoard` runs the
+same ``bridge.py`` under CPython with stand-ins for ``machine.SPI`` and
+``machine.Pin``, for ``companion doctor --emulate``, which must not need node.
 :func:`load_firmware` imports ``firmware_config/bridge/bridge.py`` with the
-host's copies of the two files that go onto the Pico beside it (``pcd`` and
-``protocol``).  :class:`PicoSPI` hands each transfer to the emulated RC522
-whose chip-select pin is low, as the real bus does.
+host's copies of the files that go onto the Pico beside it (``pcd``,
+``protocol``, ``ntag``).  :class:`PicoSPI` hands each transfer to the emulated
+RC522 whose chip-select pin is low, as the real bus does.
 """
 from __future__ import annotations
 
