@@ -1,6 +1,7 @@
 """Self-describing cards: a card id as an NDEF record in NTAG21x user memory, read back once per UID."""
 import pytest
 
+from hardware.emulator import VirtualTag
 from hardware.emulator.table import EmulatedTable
 from hardware.ndef import (NdefCache, NdefError, Unreadable, decode_card_id, encode_card_id, read_card_id,
                            write_card_id)
@@ -149,16 +150,17 @@ def test_crafted_memory_is_an_unreadable_card_id_never_an_exception(memory, why)
 
 
 def test_a_crafted_tag_is_unreadable_and_every_pad_keeps_reading():
-    cache = NdefCache()
-    table = EmulatedTable(["p1", "p2"], ndef=cache)
-    events = []
-    table.start(events.append)
-    crafted = table.tag("04C0FFEE000001")
+    """Issue 12: `03 03 DC 00 00` in page 4 (a record with its ID flag set and no ID length) raised IndexError
+    in the poll thread, which died.  Now it is an unreadable card id, and the pads beside it read on."""
+    from .test_tag_memory_fuzz import ThreePads
+    t = ThreePads()
+    crafted = VirtualTag("04C0FFEE000001")
     crafted.memory[16:21] = bytes.fromhex("0303DC0000")
-    table.place("p1", crafted.uid_hex)
-    table.place("p2", "04A1B2C3D4E5F6")
-    assert [(e.pad, e.kind, e.card_id) for e in events] == [("p1", "seen", None), ("p2", "seen", None)]
-    assert "NDEF" in cache.unreadable[crafted.uid]
-    table.lift("p2", "04A1B2C3D4E5F6")
-    assert events[-1].pad == "p2" and events[-1].kind == "gone"
-    table.close()
+    t.chips[1].place(crafted)
+    t.table.poll_cycle()
+    assert t.on_pad("p1") == ["04C0FFEE000001"] and "NDEF" in t.cache.unreadable[crafted.uid]
+    t.chips[2].remove(t.chips[2].tags[0])
+    for _ in range(4):
+        t.table.poll_cycle()
+    assert all(r.ok for r in t.table.readers)
+    assert t.on_pad("p0") == ["04000000000A01"] and t.on_pad("p1") == ["04C0FFEE000001"] and t.on_pad("p2") == []
