@@ -6,9 +6,10 @@ Lock Control TLVs as NTAG213s ship with, then bytes flipped or cut, or plain
 noise), because one Hypothesis example costs about a millisecond of its own
 and 10,000 of them would take the suite's time for nothing.
 
-* 10,000 memories go through :func:`hardware.ndef.read_card_id` (the TLV walk
-  page by page, ndeflib) over a stand-in for the driver that serves READs
-  from the memory;
+* 10,000 memories go through :meth:`NdefCache.card_id` (the call the polling
+  loop makes: the TLV walk page by page, ndeflib) over a stand-in for the
+  driver that serves READs from the memory; then every pad of a three-pad
+  table still reads;
 * 300 more lie, one after the other, on the middle pad of a three-pad table
   of emulated RC522s read by the real driver, :class:`NdefCache` and the
   polling loop; after each, every pad still reads.
@@ -80,7 +81,8 @@ class MemoryPcd:
         return b"".join(self.memory[((page + i) % n) * 4:((page + i) % n) * 4 + 4] for i in range(4))
 
 
-def test_ten_thousand_tag_memories_give_a_card_id_none_or_unreadable():
+def test_ten_thousand_tag_memories_give_a_card_id_none_or_unreadable_and_every_pad_still_reads():
+    t = ThreePads()
     read = []
 
     @settings(max_examples=110, **FUZZ)
@@ -88,12 +90,20 @@ def test_ten_thousand_tag_memories_give_a_card_id_none_or_unreadable():
     def batch(seed):
         rng = random.Random(seed)
         for _ in range(100):
-            value = read_card_id(MemoryPcd(random_memory(rng)), b"\x04\x00\x00\x00\x00\x00\x01")
-            assert value is None or isinstance(value, (str, Unreadable))
+            uid = (0x04_0000_0000_0000 + len(read)).to_bytes(7, "big")
+            value = t.cache.card_id(MemoryPcd(random_memory(rng)), uid)     # the call the polling loop makes
+            assert value is None or isinstance(value, str)
             read.append(value)
 
     batch()
-    assert len(read) >= 10_000
+    assert len(read) >= 10_000 and len(t.cache.unreadable) > 1000
+    last = VirtualTag("04C0FFEE000002")
+    last.memory[16:21] = bytes.fromhex("0303DC0000")
+    t.chips[1].place(last)
+    for _ in range(2):
+        t.table.poll_cycle()
+    assert all(r.ok for r in t.table.readers)
+    assert [t.on_pad(p) for p in ("p0", "p1", "p2")] == [["04000000000A01"], ["04C0FFEE000002"], ["04000000000A02"]]
 
 
 def test_the_memories_reach_every_outcome():
