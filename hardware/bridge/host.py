@@ -127,6 +127,8 @@ class BridgeReader:
 
     def _handle(self, line: bytes | str) -> None:
         seq, kind, fields = decode(line)
+        if kind != "HELLO" and int(fields[0]) >= len(self.pads):       # decode() checked it is 0-15
+            raise ProtocolError(f"channel {fields[0]} is not one of the {len(self.pads)} pads of this bridge")
         self.lines += 1
         self.last_line_at = self.clock()
         if kind == "HELLO":
@@ -137,9 +139,7 @@ class BridgeReader:
             gap = (seq - self._last_seq - 1) % MAX_SEQ
             self.lost += gap
         self._last_seq = seq
-        channel = int(fields[0])                # decode() checked it is 0-15
-        if channel >= len(self.pads):
-            raise ProtocolError(f"channel {channel} is not one of the {len(self.pads)} pads of this bridge")
+        channel = int(fields[0])
         if kind == "READER":
             self.versions[channel] = fields[1] if len(fields) > 1 else "00"
         elif kind == "FAULT":
@@ -192,7 +192,9 @@ class BridgeReader:
         if faults:
             detail += "; " + faults
         if self.unreadable:
-            detail += "; " + "; ".join(f"tag {uid}: unreadable card id ({why})" for uid, why in sorted(self.unreadable.items()))
+            latest = list(self.unreadable.items())[-3:]
+            detail += f"; {len(self.unreadable)} tag(s) with an unreadable card id: " + "; ".join(
+                f"tag {uid}: unreadable card id ({why})" for uid, why in latest)
         ok = self.connected and not faults and silent is None
         return {"id": self.spec.id, "kind": "bridge", "ok": ok, "detail": detail,
                 "where": self.spec.where(), "pads": self.pads, "versions": dict(self.versions),
