@@ -204,7 +204,7 @@ class MicroPythonBoard:
         self._bus_errors = count
 
     # -- running ------------------------------------------------------------------------------------
-    def run_until(self, done, max_messages: int = 2_000_000) -> None:
+    def run_until(self, done, max_messages: int = 200_000) -> None:
         """Let the firmware run until ``done()`` holds (checked after every line it writes)."""
         for _ in range(max_messages):
             if self._step() and done():
