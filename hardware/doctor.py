@@ -113,8 +113,8 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     bridge_debouncer = Debouncer()
     bridge_events: list = []
 
-    def bridge_feed(pad, uids):
-        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic()))
+    def bridge_feed(pad, uids, card_ids=None):
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic(), card_ids))
 
     for b in bridges:
         if emulate:
