@@ -34,7 +34,7 @@ def cmd_replay(args) -> int:
     try:
         rules, state = replay(read_record(args.file))
     except RecordError as exc:
-        print(f"companion replay: {args.file}: {exc}", file=sys.stderr)
+        print(f"companion replay: {_naming(args.file, exc)}", file=sys.stderr)
         return 2
     _json(rules.summary(state))
     return 0
@@ -162,6 +162,12 @@ def cmd_run(args) -> int:
         return 2
     from ui.app import run_app
     return run_app(config, source, outputs)
+
+
+def _naming(path, exc) -> str:
+    """The message, starting with the file's name once."""
+    text = str(exc)
+    return text if text.startswith(str(path)) else f"{path}: {text}"
 
 
 def _parse_options(pairs: list[str] | None) -> dict:

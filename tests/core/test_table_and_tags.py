@@ -92,7 +92,7 @@ def test_profile_file_loads_layouts(tmp_path):
     ("name = 'x'\n[layouts.sams\n", "not valid TOML"),
     (PROFILE.replace('pads = ["s1"]', 'pads = ["n1"]'), "listed by two readers"),
     (PROFILE + 'q9 = "0.lane2"\n', "uses pads no reader has: q9"),
-    (PROFILE.replace('pads = ["s1"]', 'pads = "s1"'), "must be a list"),
+    (PROFILE.replace('pads = ["s1"]', 'pads = "s1"'), r"t.toml, line 10: readers\[1\].pads: 's1' is not of type 'array'"),
 ])
 def test_broken_profiles_are_refused_with_every_problem(tmp_path, text, message):
     path = tmp_path / "t.toml"
