@@ -504,7 +504,9 @@ class Session:
     @classmethod
     def start(cls, store: Store, game: str, options: dict | None = None, seed: int | None = None,
               layout: Layout | None = None) -> "Session":
+        from companion.records import check_options
         rules = games.get(game)
+        check_options(rules, options, f"{rules.title}'s options")     # the same check a record's options get
         options = rules.normalise_options(options)
         if seed is None:
             seed = time.time_ns() & 0xFFFFFFFF
