@@ -174,7 +174,7 @@ class Store:
     def __init__(self, path: str | Path, readonly: bool = False, lock: bool = True):
         self.path = Path(path)
         self.readonly = readonly
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()       # held by whoever talks to the database
         self._dir_lock: paths.DataDirLock | None = None
         self.db: sqlite3.Connection | None = None
         if readonly:
@@ -258,7 +258,8 @@ class Store:
         try:
             check = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
             if check != ["ok"]:
-                raise StoreError(f"{path} is damaged (SQLite's quick check: {'; '.join(check)}); {aside}", path, True)
+                found = " ".join(" ".join(check).split())[:160]
+                raise StoreError(f"{path} is damaged (SQLite's quick check: {found}); {aside}", path, True)
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as exc:
@@ -307,7 +308,7 @@ class Store:
             version += 1
 
     def close(self) -> None:
-        with self._lock:
+        with self.lock:
             if self.db is not None:
                 self.db.close()
             if self._dir_lock is not None:
@@ -331,7 +332,7 @@ class Store:
         """
         if self.readonly:
             raise NotSaved("this database was opened read-only")
-        with self._lock:
+        with self.lock:
             try:
                 with _Transaction(self.db) as db:
                     yield db
@@ -343,7 +344,7 @@ class Store:
     @contextmanager
     def read(self):
         """Several reads that see one consistent moment (a read transaction)."""
-        with self._lock:
+        with self.lock:
             if self.db.in_transaction:             # already inside this thread's write
                 yield self.db
                 return

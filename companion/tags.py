@@ -88,23 +88,26 @@ class TagRegistry:
         key = normalise_uid(uid)
         if not isinstance(card_id, str) or not CARD_ID.match(card_id):
             raise ValueError(f"{card_id!r} is not a card id")
-        with self._store.tx() as db:
-            db.execute("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", (key, card_id))
-            db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
+        with self._store.lock:                   # the cache changes only once the commit succeeded
+            with self._store.tx() as db:
+                db.execute("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", (key, card_id))
+                db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
             self._cache[key] = card_id
         return key
 
     def register_many(self, pairs) -> None:
         rows = [(normalise_uid(u), c) for u, c in pairs]
-        with self._store.tx() as db:
-            db.executemany("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", rows)
+        with self._store.lock:
+            with self._store.tx() as db:
+                db.executemany("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", rows)
             self._cache.update(dict(rows))
 
     def forget(self, uid: str | bytes) -> None:
         key = normalise_uid(uid)
-        with self._store.tx() as db:
-            db.execute("DELETE FROM tags WHERE uid = ?", (key,))
-            db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
+        with self._store.lock:
+            with self._store.tx() as db:
+                db.execute("DELETE FROM tags WHERE uid = ?", (key,))
+                db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
             self._cache.pop(key, None)
 
     def lookup(self, uid: str | bytes) -> str | None:
@@ -144,12 +147,13 @@ class TagRegistry:
     def confirm_relabel(self, uid: str | bytes) -> str:
         """The players agree: the tag now carries the card it claims.  Returns that card id."""
         key = normalise_uid(uid)
-        with self._store.tx() as db:
-            row = db.execute("SELECT claimed FROM relabels WHERE uid = ?", (key,)).fetchone()
-            if row is None:
-                raise KeyError(f"no relabel is waiting for tag {key}")
-            db.execute("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", (key, row[0]))
-            db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
+        with self._store.lock:
+            with self._store.tx() as db:
+                row = db.execute("SELECT claimed FROM relabels WHERE uid = ?", (key,)).fetchone()
+                if row is None:
+                    raise KeyError(f"no relabel is waiting for tag {key}")
+                db.execute("INSERT OR REPLACE INTO tags(uid, card_id) VALUES (?, ?)", (key, row[0]))
+                db.execute("DELETE FROM relabels WHERE uid = ?", (key,))
             self._cache[key] = row[0]
         return row[0]
 
