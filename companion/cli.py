@@ -210,7 +210,7 @@ def cmd_run(args) -> int:
     except SettingsError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
-    if config.profile_path is not None and not config.sim:
+    if config.profile_path is not None:
         from hardware.doctor import check_profile
         try:
             check_profile(config.profile_path)         # what doctor checks, run refuses too
