@@ -235,7 +235,7 @@ def cmd_run(args) -> int:
         store = Store(config.database)                 # takes the data directory's lock
     except StoreError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
-        return 2
+        return _show_fault(config, exc)
     from hardware.outputs import open_outputs
     from hardware.sources import open_table_source
     try:
@@ -247,6 +247,22 @@ def cmd_run(args) -> int:
         return 2
     from ui.app import run_app
     return run_app(config, source, outputs, store=store)
+
+
+def _show_fault(config, error) -> int:
+    """A kiosk has no terminal: say it on the screen and wait for an answer (never a restart loop).
+    0 when the file was moved aside (the next start begins afresh), 2 otherwise."""
+    from companion.session import move_aside
+
+    def move(path):
+        with paths.DataDirLock(path.parent):
+            return move_aside(path).name
+
+    try:
+        from ui.fault import show_fault
+        return 0 if show_fault(config, error, move) == "moved" else 2
+    except Exception:                                  # no display: the sentence above is all we can do
+        return 2
 
 
 def _naming(path, exc) -> str:
