@@ -312,3 +312,37 @@ def test_every_connection_the_project_opens_is_wal_with_synchronous_full(tmp_pat
     assert main(["--data-dir", str(data), "repair"]) == 0
     assert {ro for *_, ro in opened} == {True, False} and len(opened) >= 6
     assert all(mode == "wal" and sync == 2 for mode, sync, _ in opened), opened
+
+
+# ---- Resume lists every unfinished game ----------------------------------------------------------
+def test_every_unfinished_game_is_listed_with_the_reason_it_cannot_be_resumed(tmp_path):
+    from companion import cards
+    from companion.session import unfinished_games
+    (tmp_path / "cards").mkdir()
+    card_file = tmp_path / "cards" / "vitaluna.json"
+    card_file.write_text(json.dumps({"game": "vitaluna", "format": 1, "cards": [
+        {"id": "vitaluna.rat", "name": "Big Rat", "attrs": {"kind": "creature", "colour": "black", "attack": 2,
+                                                            "health": 1, "epics": []}}]}))
+    cards.use_user_dir(tmp_path)
+    try:
+        with Store(tmp_path / "companion.sqlite3") as store:
+            luna = Session.start(store, "vitaluna", {}, seed=3)        # carries the players' card values
+            sams = Session.start(store, "sams", {}, seed=3)
+            with store.tx() as db:                                      # a game whose engine is gone
+                db.execute("INSERT INTO games(game, options, seed) VALUES ('tiddlywinks', '{}', 1)")
+            card_file.write_text('{"game": "vitaluna",\n "cards": [{"id": "vitaluna.rat", "name": 7}]}')
+            listed = {u.info.id: u.problem for u in unfinished_games(store)}
+            assert set(listed) == {luna.id, sams.id, 3}
+            assert listed[luna.id] is None and listed[sams.id] is None    # the record carries its cards
+            assert "engine does not load" in listed[3]
+            with pytest.raises(IllegalAction) as exc:                   # a new Vita Luna game needs the file
+                Session.start(store, "vitaluna", {}, seed=4)
+            assert "vitaluna.json, line 2: cards[0].name: 7 is not of type 'string'" in str(exc.value)
+    finally:
+        cards.use_user_dir(None)
+
+
+def test_a_window_size_that_is_not_one_is_a_sentence(tmp_path, capsys):
+    assert main(["--data-dir", str(tmp_path), "run", "--size", "abc"]) == 2
+    err = capsys.readouterr().err
+    assert one_sentence(err) and "--size 'abc' is not a window size" in err
