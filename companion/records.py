@@ -95,7 +95,12 @@ def check_options(rules: Rules, options, source: str = "options") -> None:
 def read_record(path: str | Path) -> dict:
     """A record file, checked against :data:`SCHEMA` (the sentence names the line and field)."""
     try:
-        record, _text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record")
+        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record")
+        try:
+            rules = games.get(record["game"])
+        except games.UnknownGame:
+            return record                        # replay() says which games there are
+        validate.check(record, {"properties": {"options": options_schema(rules)}}, str(path), text)
     except validate.InputError as exc:
         raise RecordError(str(exc)) from None
     return record

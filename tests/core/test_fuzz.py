@@ -319,25 +319,24 @@ def test_a_broken_card_file_never_hides_a_game_and_says_file_line_and_field():
 
 
 # ---- the database: damaged, full, read-only ----------------------------------------------------
-def _template_db() -> tuple[Path, list[list[dict]]]:
+@pytest.fixture(scope="module")
+def template_db():
+    """A healthy database with two games of 40 actions, to damage copies of."""
     folder = scratch()
     with Store(folder / "companion.sqlite3") as store:
         register_virtual_tags(store, "sams")
-        logs = []
         for seed in (1, 2):
             session = Session.start(store, "sams", {}, seed=seed)
             table = ScriptedTable(session)
             for k in range(40):
                 table.play(session.rules.random_action(session.state, Rng(seed * 100 + k)))
-            logs.append(session.actions)
-    return folder / "companion.sqlite3", logs
+    yield folder / "companion.sqlite3"
+    shutil.rmtree(folder)
 
 
-TEMPLATE, TEMPLATE_LOGS = _template_db()
-
-
-def test_a_damaged_database_is_one_sentence_never_written_and_never_a_traceback():
+def test_a_damaged_database_is_one_sentence_never_written_and_never_a_traceback(template_db):
     tally = Counter()
+    TEMPLATE = template_db
     size = TEMPLATE.stat().st_size
 
     @settings(FUZZ, max_examples=60)
