@@ -267,7 +267,8 @@ def _show_fault(config, error) -> int:
 
 def _naming(path, exc) -> str:
     """The message, starting with the file's name once."""
-    text = str(exc)
+    from companion.validate import printable
+    text = printable(str(exc))                 # an engine may quote the file's text: keep it one line
     return text if text.startswith(str(path)) else f"{path}: {text}"
 
 

@@ -150,5 +150,6 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
 
 
 def _brief(value) -> str:
-    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = validate.printable(repr(value) if isinstance(value, str)
+                              else json.dumps(value, ensure_ascii=False, default=repr))
     return text if len(text) <= 120 else text[:119] + "…"

@@ -210,6 +210,13 @@ def _locate_toml(text: str, path) -> int | None:
     return header_line + 1 if header_line is not None else None
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal or screen would not print as itself (control
+    characters, line and paragraph separators) written as an escape, so echoed input stays one line."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
