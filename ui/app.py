@@ -40,10 +40,10 @@ def make_app(config, source, outputs, store=None):
     return CompanionApp(AppController(config, source, outputs, store=store), on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs) -> int:
+def run_app(config, source, outputs, store=None) -> int:
     """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed."""
     configure_kivy(config.size, config.fullscreen)
-    app = make_app(config, source, outputs)
+    app = make_app(config, source, outputs, store=store)
     try:
         app.run()
     finally:

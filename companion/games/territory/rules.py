@@ -1086,13 +1086,5 @@ from . import table as _table  # noqa: E402  (table.py reads this module's names
 
 def _players_card_file() -> dict | None:
     """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
-    import json
-    from companion.cards import CatalogueError, user_dir
-    folder = user_dir()
-    path = folder / "cards" / "territory.json" if folder is not None else None
-    if path is None or not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    from companion.cards import read_players_file
+    return read_players_file("territory")      # shared checks; a broken file refuses the start in one sentence
