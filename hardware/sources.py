@@ -42,10 +42,11 @@ class TableSource:
 
 
 class SimulatedTable(TableSource):
-    """Virtual pads that a screen or a test puts virtual tags on.
+    """Virtual pads that a screen or a test puts virtual tags on, in an ideal world (no physics).
 
     ``place(pad, uid)`` and ``lift(pad, uid)`` emit the same debounced
-    `PadEvent`s a real reader would.
+    `PadEvent`s a real reader would.  On a ``tap`` pad (``set_modes``) a placed
+    card is moved onto its pile at once: ``seen`` then ``gone``.
     """
 
     simulated = True
@@ -56,12 +57,18 @@ class SimulatedTable(TableSource):
         self._sink: EventSink | None = None
         self._lock = threading.Lock()
         self.on_pad: dict[str, set[str]] = {}
+        self.modes: dict[str, str] = {}
 
     def start(self, on_event: EventSink) -> None:
         self._sink = on_event
 
-    def set_pads(self, pads: list[str]) -> None:
+    def set_pads(self, pads: list[str], modes: dict[str, str] | None = None) -> None:
         self.pads = list(pads)
+        if modes is not None:
+            self.set_modes(modes)
+
+    def set_modes(self, modes: dict[str, str]) -> None:
+        self.modes = dict(modes)
 
     def place(self, pad: str, uid: str) -> None:
         with self._lock:
@@ -70,6 +77,8 @@ class SimulatedTable(TableSource):
                 return
             here.add(uid)
         self._emit(PadEvent(pad, uid, SEEN, self._clock()))
+        if self.modes.get(pad) == "tap":
+            self.lift(pad, uid)
 
     def lift(self, pad: str, uid: str) -> None:
         with self._lock:
