@@ -401,12 +401,19 @@ class PadReader:
             return self._try_recovery()
         try:
             self._ready()
-            uids = self.pcd.inventory(self.known.uids(), self.max_tags)
+            uids = self.pcd.inventory(self._to_confirm(), self.max_tags)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
         self.known.update(uids)
         return [u.hex().upper() for u in uids]
+
+    def _to_confirm(self) -> list[bytes]:
+        """Known tags to confirm first.  With switched fields every tag starts the poll in IDLE, so a
+        tag missed last time is found by REQA anyway: confirming it again would only cost timeouts."""
+        if self.switched:
+            return [u for u in self.known.uids() if self.known.misses.get(u) == 0]
+        return self.known.uids()
 
     def _try_recovery(self) -> list[str] | None:
         now = self.clock()
