@@ -136,7 +136,9 @@ def spurious_events(polls: int = 10_000, miss_rate: float = 0.2, seed: int = 3) 
     """Four pads (a 4-, a 7-, a 10-byte tag, and three stacked tags) never touched, 20 % of reads missed."""
     model = ModelClock()
     specs = [ReaderSpec(f"r{i}", "rc522", (f"pad{i}",), bus=0, cs=0, reset_gpio=25) for i in range(4)]
-    table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now)
+    from hardware.emulator.physics import Physics
+    # the debouncer's figure: an ideal world in which three stacked tags couple (the realistic one is below)
+    table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now, physics=Physics(ideal=True))
     events = []
     table.start(events.append)
     layout = {"pad0": ["A1B2C3D4"], "pad1": [_uid7(1)], "pad2": ["0411223344556677889A"],
