@@ -43,6 +43,7 @@ class PolledTable(TableSource):
         self._thread: threading.Thread | None = None
         self._bus = threading.RLock()      # one SPI conversation at a time: polls, and writes from the screen
         self.conflict_log: list[Conflict] = []
+        self.failure: str | None = None    # why the poll thread stopped, if it did
 
     # -- TableSource ---------------------------------------------------------------------------
     def start(self, on_event: EventSink, background: bool = True) -> None:
@@ -141,6 +142,7 @@ class PolledTable(TableSource):
             try:
                 self.poll_cycle()
             except Exception as exc:            # a bug must not kill the table silently
+                self.failure = f"polling stopped by an error: {exc!r}"
                 for r in self.readers:
                     r.ok, r.detail = False, f"polling stopped by an error: {exc!r}"
                 raise

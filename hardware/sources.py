@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 from companion.table import GONE, SEEN, PadEvent
@@ -117,10 +118,39 @@ def open_table_source(config) -> TableSource:
     if profile is None or not profile.raw.get("readers"):
         return _fallback(EmulatedTable(), "simulated table: no table profile with readers")
     from hardware.readers import open_profile_table
-    table, problems = open_profile_table(profile)
-    if table is not None:
-        return table
+    if _devices_present(profile):
+        # the readers poll in their own supervised process (hardware.supervisor)
+        from hardware.supervisor import SupervisedTable, profile_readers
+        status_path = Path(config.data_dir) / STATUS_FILE if getattr(config, "data_dir", None) else None
+        table = SupervisedTable(profile_readers, (profile,), status_path=status_path)
+        problems = table.wait_opened()
+        if not problems:
+            return table
+        table.close()
+    else:
+        # nothing to open on this machine: let the driver say why, in-process (no process to start)
+        table, problems = open_profile_table(profile)
+        if table is not None:
+            return table
     return _fallback(EmulatedTable(profile.pads), "simulated table, because " + "; ".join(problems))
+
+
+STATUS_FILE = "reader-process.json"       # the supervisor's last word, for `companion doctor`
+
+
+def _devices_present(profile) -> bool:
+    """Does any device node a reader of ``profile`` needs exist here (an spidev node, a bridge's port)?"""
+    from hardware.readers import reader_specs, spidev_node
+    from companion.table import ProfileError
+    try:
+        specs = reader_specs(profile)
+    except ProfileError:
+        return False
+    for spec in specs:
+        node = spec.port if spec.kind == "bridge" else spidev_node(spec, specs)
+        if node and Path(node).exists():
+            return True
+    return False
 
 
 def _fallback(table, why: str) -> TableSource:
