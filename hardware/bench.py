@@ -175,6 +175,7 @@ def bench_rfid(seconds: float = 2.0, plays: int = 1000) -> dict:
     }
     result.update(latency(trials=max(10, int(20 * seconds))))
     result["spurious_with_missed_reads"] = spurious_events()
+    result["busy_ui_beside_polling"] = busy_ui()
     result["game_tables_realistic"] = bench_tables(plays)
     result["wall_clock_s"] = round(time.perf_counter() - began, 2)
     return result
@@ -331,3 +332,51 @@ def bench_tables(plays: int = 1000) -> dict:
     for game in GAMES:
         out[game] = {k: simulated_plays(game, plays, overhead=v) for k, v in SPIDEV_OVERHEAD_S.items()}
     return out
+
+
+# ---- a busy UI beside the poll loop (wall clock, this machine) ----------------------------------
+
+def _late_sleeps(n: int = 400, want: float = 300e-6) -> dict:
+    """How late ``n`` sleeps of ``want`` s come back (what a poll's waits suffer), in ms."""
+    lates = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        time.sleep(want)
+        lates.append(time.perf_counter() - t0 - want)
+    lates.sort()
+    return {"median_ms": round(lates[len(lates) // 2] * 1000, 3), "p99_ms": round(lates[int(len(lates) * .99)] * 1000, 3),
+            "max_ms": round(lates[-1] * 1000, 3)}
+
+
+def _child_late_sleeps(conn) -> None:
+    conn.send(_late_sleeps())
+    conn.close()
+
+
+def busy_ui(seconds: float = 1.0) -> dict:
+    """A 300 µs sleep of the poll loop while a Python thread (a busy UI) spins: same process vs reader process."""
+    import multiprocessing
+    import threading
+    stop = threading.Event()
+
+    def spin():
+        x = 0
+        while not stop.is_set():
+            x += 1
+    alone = _late_sleeps()
+    busy = threading.Thread(target=spin, daemon=True)
+    busy.start()
+    try:
+        same = _late_sleeps()
+        ctx = multiprocessing.get_context("forkserver")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_child_late_sleeps, args=(child,), daemon=True)
+        proc.start()
+        other = parent.recv() if parent.poll(30) else None
+        proc.join(5)
+    finally:
+        stop.set()
+        busy.join()
+    return {"what": "lateness of a 300 us time.sleep, wall clock on this machine", "idle": alone,
+            "busy_thread_same_process": same, "busy_thread_other_process (the reader process)": other,
+            "aim": "reader process: a busy UI adds <= 1 ms"}
