@@ -192,7 +192,8 @@ HOLD_DWELL_S = (1.0, 4.0)        # a card left on a hold pad
 PLAY_GAP_S = (0.05, 0.4)         # between the starts of two plays (both players, fast play)
 
 
-def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = False) -> EmulatedTable:
+def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = False, fields: str | None = None
+                  ) -> EmulatedTable:
     """Every pad of ``profile`` (bridge channels too) as an emulated RC522, in the realistic world.
 
     A bridge's readers are driven by the same ISO 14443-3 code on the Pico; they
@@ -200,10 +201,13 @@ def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = Fals
     figures are those of the same pads wired to the Pi.
     """
     from hardware.emulator.physics import Physics
-    from hardware.readers import reading_plan
+    from hardware.readers import ReadingPlan, reading_plan
     specs = [ReaderSpec(f"r-{pad}", "rc522", (pad,), bus=0, cs=0, reset_gpio=25) for pad in profile.pads]
     model = ModelClock(seed=seed, overshoot=None if ideal else (75e-6, 100e-6))
-    table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now, plan=reading_plan(profile),
+    plan = reading_plan(profile)
+    if fields is not None:
+        plan = ReadingPlan(fields, plan.positions, "forced by the benchmark")
+    table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now, plan=plan,
                           physics=Physics(ideal=ideal, seed=seed), host_overhead=overhead)
     return table
 
@@ -221,14 +225,17 @@ def _cycle_ms(table, cards_on: list[str], repeat: int = 5) -> float:
     return ms
 
 
-def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEAD_S, seed: int = 11) -> dict:
+def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEAD_S, seed: int = 11,
+                    fields: str | None = None, piles_on_pads: bool = False) -> dict:
     """``plays`` cards played on the game's default table while the poll loop runs, in modelled time.
 
     A play lays a fresh card on a random pad of the layout at a random moment;
     on a ``tap`` pad it goes onto its pile after ``TAP_DWELL_S``, on a ``hold``
     pad it is lifted after ``HOLD_DWELL_S``.  Missed: no ``seen`` event for it;
-    doubled: more than one.  Placement → event and removal → event are the
-    modelled times from the hand to the debounced event.
+    doubled: more than one; ghosts: ``seen`` on another pad than the card's.
+    Placement → event and removal → event are the modelled times from the hand
+    to the debounced event.  ``fields`` and ``piles_on_pads`` (tapped cards
+    left on the pad as a stack) show what the table would do without its rules.
     """
     from pathlib import Path
 
@@ -239,13 +246,18 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
     from companion import games as registry
     rules = registry.get(game)
     layout.validate(rules.zones(rules.normalise_options({})), profile.source)
-    table = profile_table(profile, overhead=overhead, seed=seed)
+    table = profile_table(profile, overhead=overhead, seed=seed, fields=fields)
     seen: dict[str, list] = {}
     gone: dict[str, list] = {}
+    ghosts = []
 
     def sink(ev):
+        if ev.uid in kinds and ev.pad != kinds[ev.uid][0]:
+            ghosts.append(ev)
+            return
         (seen if ev.kind == "seen" else gone).setdefault(ev.uid, []).append(ev.t)
 
+    kinds: dict = {}
     table.start(sink, background=False)
     full_cycle_empty = _cycle_ms(table, [])
     full_cycle_full = _cycle_ms(table, list(table.pads))
@@ -254,7 +266,7 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
     schedule = []                      # (t, action, pad, uid)
     busy_until: dict[str, float] = {}
     t = table.model.now + 0.05
-    kinds = {}
+    kinds.clear()
     for n in range(plays):
         t += rng.uniform(*PLAY_GAP_S)
         pad = rng.choice(pads)
@@ -263,7 +275,9 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
         dwell = rng.uniform(*(TAP_DWELL_S if mode == "tap" else HOLD_DWELL_S))
         uid = _uid7(10_000 + n)
         kinds[uid] = (pad, mode, start, start + dwell)
-        schedule += [(start, 0, pad, uid), (start + dwell, 1, pad, uid)]
+        schedule.append((start, 0, pad, uid))
+        if not (piles_on_pads and mode == "tap"):
+            schedule.append((start + dwell, 1, pad, uid))
         busy_until[pad] = start + dwell + 0.2          # the next card comes after the hand has left
     schedule.sort()
     order = table.poll_order()
@@ -285,7 +299,7 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
         if not uids:
             continue
         place = [seen[u][0] - kinds[u][2] for u in uids if u in seen]
-        lift = [gone[u][-1] - kinds[u][3] for u in uids if u in gone]
+        lift = [gone[u][-1] - kinds[u][3] for u in uids if u in gone and gone[u][-1] >= kinds[u][3]]
         result[mode] = {
             "plays": len(uids),
             "missed": sum(1 for u in uids if u not in seen),
@@ -296,6 +310,7 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
     stack = table.physics
     table.close()
     return {"pads": len(table.pads), "fields": table.plan.fields, "fields_why": table.plan.why,
+            "ghost_events_on_other_pads": len(ghosts),
             "full_cycle_ms": {"empty_table": full_cycle_empty, "a_card_on_every_pad": full_cycle_full},
             "by_mode": result, "sleep_calls": table.model.sleeps,
             "stack_rounds_rolled": stack.stack_reads}
@@ -331,6 +346,11 @@ def bench_tables(plays: int = 1000) -> dict:
     out["switched_10_pad_row"] = {k: switched_row(overhead=v) for k, v in SPIDEV_OVERHEAD_S.items()}
     for game in GAMES:
         out[game] = {k: simulated_plays(game, plays, overhead=v) for k, v in SPIDEV_OVERHEAD_S.items()}
+    few = max(50, plays // 5)
+    out["sams_without_the_rules"] = {
+        "fields_on_pads_9_cm_apart": simulated_plays("sams", few, fields="on"),
+        "cards_left_on_the_lane_pads_as_a_stack": simulated_plays("sams", few, piles_on_pads=True),
+    }
     return out
 
 
