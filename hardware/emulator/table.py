@@ -137,7 +137,11 @@ class EmulatedTable(PolledTable):
         """
         reader = self._ensure_pad(pad)
         tag = self.tag(uid)
-        self.chips[pad].place(tag, offset)
+        chip = self.chips[pad]
+        if offset is None and tag not in chip.tags:
+            # as tables.md asks of players: a second card on a hold pad lies with its sticker offset
+            offset = (0.0, 3.0 * len(chip.tags))
+        chip.place(tag, offset)
         events = self._settle(reader, lambda: tag.uid_hex in self.debouncer.on_pad(pad)
                               or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()))
         if self.modes.get(pad) == "tap":

@@ -59,3 +59,17 @@ def test_without_readers_it_says_so_and_points_at_emulate(tmp_path, capsys, monk
     assert main(["doctor", "--walkthrough", "--profile", str(TABLES / "table-2pad.toml")]) == 1
     text = capsys.readouterr().out
     assert "nothing to walk through" in text and "--emulate" in text
+
+
+def test_doctor_shows_the_reader_process_last_word(tmp_path, monkeypatch):
+    """The app's supervisor writes reader-process.json; `companion doctor` prints it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    (tmp_path / "tabletop-companion").mkdir()
+    (tmp_path / "tabletop-companion" / "reader-process.json").write_text(json.dumps(
+        {"state": "running", "pid": 4242, "restarts": 2, "last_failure": "killed by signal SIGKILL",
+         "at": "2026-11-23 12:00:00"}))
+    from hardware.doctor import doctor
+    out = io.StringIO()
+    doctor(profile=TABLES / "table-2pad.toml", seconds=0.1, out=out, emulate=True)
+    assert ("Reader process of the companion: running (pid 4242, at 2026-11-23 12:00:00); restarted 2 time(s), "
+            "last because: killed by signal SIGKILL") in out.getvalue()
