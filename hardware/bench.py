@@ -100,27 +100,31 @@ def latency(trials: int = 40, seed: int = 7) -> dict:
     for _ in range(3):
         table.poll_cycle()
     moving = table.tag(_uid7(99))
+    order = table.poll_order()
+    n = len(order)
+
+    def poll(k):
+        return table.poll_reader(order[k % n], after=order[(k + 1) % n])
     place, lift = [], []
     for _ in range(trials):
         for kind, samples in (("seen", place), ("gone", lift)):
-            start_at = rng.randrange(16)
-            for r in table.readers[:start_at]:
-                table.poll_reader(r)
+            start_at = rng.randrange(n)
+            for k in range(start_at):
+                poll(k)
             began = table.model.now
             if kind == "seen":
                 table.chips["pad0"].place(moving)
             else:
                 table.chips["pad0"].remove(moving)
             events = []
-            order = table.readers[start_at:] + table.readers * 20
-            for r in order:
-                events += [e for e in table.poll_reader(r) if e.uid == moving.uid_hex and e.kind == kind]
-                if events:
-                    break
+            k = start_at
+            while not events and k < start_at + 20 * n:
+                events += [e for e in poll(k) if e.uid == moving.uid_hex and e.kind == kind]
+                k += 1
             samples.append(events[0].t - began)
-            # finish the cycle so the next trial starts at pad 0 again
-            for r in table.readers[table.readers.index(r) + 1:]:
-                table.poll_reader(r)
+            while k % n:                         # finish the cycle so the next trial starts at its beginning
+                poll(k)
+                k += 1
     table.close()
 
     def summary(xs):

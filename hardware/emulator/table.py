@@ -54,7 +54,7 @@ class EmulatedTable(PolledTable):
                  physics: Physics | None = None, plan: ReadingPlan | None = None, host_overhead: float | None = None):
         self.model = model or ModelClock()
         self.physics = physics or Physics()
-        self.plan = plan or ReadingPlan("switched", {}, "pad positions unknown, so neighbours may cross-talk")
+        self.plan = plan or ReadingPlan("switched", {}, f"emulated pads in a row {AD_HOC_SPACING_CM:g} cm apart")
         self.host_overhead = host_overhead
         self.modes: dict[str, str] = {}
         self.pin_factory = pin_factory or _mock_factory()
@@ -89,7 +89,10 @@ class EmulatedTable(PolledTable):
                              faults=Faults(seed=len(self.chips) + 1), physics=self.physics, **extra)
         pad = spec.pads[0]
         self.chips[pad] = chip
-        self.physics.put(chip, self.plan.positions.get(pad, (AD_HOC_SPACING_CM * len(self.chips), -50.0)))
+        if pad not in self.plan.positions:
+            # a pad made up on the fly lies in a row with the others; the plan knows it too (pre-warming)
+            self.plan.positions[pad] = (AD_HOC_SPACING_CM * len(self.chips), -50.0)
+        self.physics.put(chip, self.plan.positions[pad])
         transport = Mfrc522Transport(chip, reset=reset, sleep=self.model.sleep, name=spec.id)
         # the ideal world lets a simulated pile hold far more cards than a real field could power
         return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef,
