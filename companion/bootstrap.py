@@ -50,6 +50,10 @@ RUNTIME_PACKAGES = {
     "libxrender1": "/usr/lib/*/libXrender.so.1",
     "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "xclip": "xclip",          # Kivy's text inputs look for it on X11 and log tracebacks without it
+    # Full screen without X or Wayland (SDL's KMSDRM driver, as on a Pi's console).
+    "libgbm1": "/usr/lib/*/libgbm.so.1",
+    "libdrm2": "/usr/lib/*/libdrm.so.2",
+    "libgles2": "/usr/lib/*/libGLESv2.so.2",
 }
 # A virtual display for the UI tests.
 XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}
@@ -151,3 +155,26 @@ def run_tests(pytest_args: list[str]) -> int:
         if xvfb is not None:
             xvfb.terminate()
             xvfb.wait(timeout=10)
+
+
+def main(argv: list[str]) -> int:
+    """``python3 -m companion.bootstrap``: bring ``.venv`` up to date, nothing else (no
+    apt, no sudo): what the kiosk's ``tabletop-companion-venv.service`` runs before
+    the app, and ``install.sh`` as the app's user.  ``--debian-packages``: print
+    every Debian package ``companion run`` may need, for ``install.sh`` to install."""
+    if argv == ["--debian-packages"]:
+        print(" ".join(["python3-venv", "python3-dev", "gcc", *RUNTIME_PACKAGES]))
+        return 0
+    if argv:
+        print("usage: python3 -m companion.bootstrap [--debian-packages]", file=sys.stderr)
+        return 2
+    try:
+        ensure_venv()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        _say(f"{VENV} could not be brought up to date ({exc}); the app keeps the one it has")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
