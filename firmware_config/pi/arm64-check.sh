@@ -23,9 +23,18 @@
 # second run reuses WORKDIR's root file system and re-copies the checkout.
 set -eu
 
-HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-APP_DIR=$(CDPATH='' cd -- "$HERE/../.." && pwd)
 WORKDIR=${1:-/var/tmp/companion-arm64}
+# It runs for an hour: run a copy, so that editing the checkout meanwhile cannot change it mid-way.
+if [ -z "${ARM64_CHECK_APP_DIR:-}" ]; then
+    HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+    ARM64_CHECK_APP_DIR=$(CDPATH='' cd -- "$HERE/../.." && pwd)
+    [ -f "$ARM64_CHECK_APP_DIR/pyproject.toml" ] || { echo "arm64-check.sh: run it from a checkout" >&2; exit 2; }
+    mkdir -p "$WORKDIR"
+    cp "$0" "$WORKDIR/arm64-check.running.sh"
+    export ARM64_CHECK_APP_DIR
+    exec sh "$WORKDIR/arm64-check.running.sh" "$WORKDIR"
+fi
+APP_DIR=$ARM64_CHECK_APP_DIR
 TARGET=$WORKDIR/rootfs
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 TESTS=${TESTS:-tests/core tests/outputs tests/ui/test_startup.py}
@@ -44,8 +53,10 @@ done
 if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 fi
-if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
-    cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
+# With the C flag: set-user-id programs (sudo, which the bootstrap uses for apt) keep working.
+if ! grep -q '^flags: .*C' /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null; then
+    [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || echo -1 > /proc/sys/fs/binfmt_misc/qemu-aarch64
+    sed 's/:[A-Z]*$/:OCPF/' /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
 fi
 
 mkdir -p "$WORKDIR"
@@ -106,13 +117,9 @@ chroot "$TARGET" apt-get update -q >> "$LOG" 2>&1 || true
 mkdir -p "$TARGET/home/pi/companion"
 find "$TARGET/home/pi/companion" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm -rf {} +
 [ "${FRESH:-0}" = 0 ] || rm -rf "$TARGET/home/pi/companion/.venv"
-if git -C "$APP_DIR" rev-parse --git-dir >/dev/null 2>&1; then
-    # The committed tree plus uncommitted edits to tracked files: what is being checked.
-    git -C "$APP_DIR" ls-files -z | (cd "$APP_DIR" && xargs -0 tar cf -) | tar xf - -C "$TARGET/home/pi/companion"
-    say "checkout: $(git -C "$APP_DIR" rev-parse --short HEAD)$(git -C "$APP_DIR" diff --quiet || echo ' plus uncommitted edits')"
-else
-    (cd "$APP_DIR" && tar cf - --exclude=.venv .) | tar xf - -C "$TARGET/home/pi/companion"
-fi
+# The tracked files as they are now (uncommitted edits included): what a clone would hold.
+git -C "$APP_DIR" ls-files -z | (cd "$APP_DIR" && xargs -0 tar cf -) | tar xf - -C "$TARGET/home/pi/companion"
+say "checkout: $(git -C "$APP_DIR" rev-parse --short HEAD)$(git -C "$APP_DIR" diff --quiet || echo ' plus uncommitted edits')"
 chroot "$TARGET" chown -R pi: /home/pi/companion
 
 as_pi() {   # as_pi CMD: a login shell of pi's in the checkout
