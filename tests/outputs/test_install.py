@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PI = REPO / "firmware_config" / "pi"
 SCRIPT = PI / "install.sh"
-APP_DIR = "/opt/tabletop-companion"
+APP_DIR = "/home/pi/tabletop-companion"
 UNIT = "etc/systemd/system/tabletop-companion.service"
 UNITS = ("tabletop-companion.service", "tabletop-companion-venv.service", "tabletop-companion-failed.service")
 # Raspberry Pi OS runs scripts with dash as /bin/sh; people also type `bash install.sh`.
