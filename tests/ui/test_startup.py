@@ -140,3 +140,32 @@ def test_no_desktop_and_no_graphics_device_says_so(tmp_path):
     assert done.stderr.strip().splitlines()[-1].startswith(
         "companion run: cannot open the screen: there is no desktop session and no graphics device (/dev/dri/card*)")
     assert "Traceback" not in done.stderr
+
+
+def test_the_services_rotation_turns_the_window_and_its_touches(tmp_path):
+    """td2-landscape: the unit sets KCFG_GRAPHICS_ROTATION=90; Kivy's window turns, and every
+    touch is scaled with the window's rotation (MotionEvent.scale_for_screen)."""
+    if not os.environ.get("DISPLAY"):
+        if os.environ.get("COMPANION_REQUIRE_UI"):
+            pytest.fail("no DISPLAY for the UI tests (Xvfb did not start)")
+        pytest.skip("no DISPLAY: run the suite with `python3 -m companion test`, which starts Xvfb")
+    probe = (
+        "import json\n"
+        "from ui.app import configure_kivy, open_window\n"
+        "configure_kivy((800, 480), False)\n"
+        "Window = open_window()\n"
+        "from kivy.input.providers.mtdev import MTDMotionEvent\n"
+        "touch = MTDMotionEvent('panel', 1, {'x': 0.25, 'y': 0.75})   # a finger as the panel reports it\n"
+        "Window.transform_motion_event_2d(touch)                       # what the window does to every touch\n"
+        "print(json.dumps({'rotation': Window.rotation, 'size': list(Window.size),\n"
+        "                  'system_size': list(Window.system_size), 'touch': [touch.x, touch.y]}))\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO), KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_CONSOLELOG="1",
+               KCFG_GRAPHICS_ROTATION="90")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert shown["rotation"] == 90
+    assert shown["system_size"] == [800, 480] and shown["size"] == [480, 800]   # the app lays out turned
+    # Turned by 90°, the panel's x runs down the app's y and its y across the app's x
+    # (kivy.input.motionevent.to_absolute_pos), so the finger lands where the turned picture shows.
+    assert shown["touch"] == [pytest.approx(0.75 * 479), pytest.approx((1 - 0.25) * 799)]
