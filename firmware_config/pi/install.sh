@@ -300,7 +300,12 @@ put_link "/etc/systemd/system/multi-user.target.wants/$UNIT" "/etc/systemd/syste
 # ---- 3. the running system only ----------------------------------------------
 # The Debian packages `companion run` needs (Mesa, EGL/GBM/DRM for KMSDRM, a
 # compiler for the venv), as the project's bootstrap lists them.
-PACKAGES=$(python3 "$SOURCE_DIR/companion/bootstrap.py" --debian-packages)
+# Code in a user's checkout runs as that user, not as root, where the user exists here.
+if [ "$(id -u)" = 0 ] && [ -z "$ROOT" ] && id -u "$APP_USER" >/dev/null 2>&1; then
+    PACKAGES=$(runuser -u "$APP_USER" -- python3 "$SOURCE_DIR/companion/bootstrap.py" --debian-packages)
+else
+    PACKAGES=$(python3 "$SOURCE_DIR/companion/bootstrap.py" --debian-packages)
+fi
 # shellcheck disable=SC2086  # a list of package names
 run apt-get install -y --no-install-recommends $PACKAGES
 for group in $KIOSK_GROUPS; do

@@ -149,7 +149,7 @@ def test_the_service_starts_the_app_full_screen_sandboxed_and_stops_retrying_wit
     # The sandbox issue 13 asks for: no new privileges, the system read-only but for what it writes.
     for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=read-only", "PrivateTmp=yes",
                  "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any", "DevicePolicy=closed",
-                 f"ReadWritePaths=-{APP_DIR} -/home/pi/.local/share/tabletop-companion",
+                 "ReadWritePaths=-/home/pi/.local/share/tabletop-companion",   # not its own code
                  "StateDirectory=tabletop-companion", "Environment=KIVY_HOME=/var/lib/tabletop-companion/kivy"):
         assert line + "\n" in unit, line
     devices = re.findall(r"^DeviceAllow=(\S+)", unit, re.M)
