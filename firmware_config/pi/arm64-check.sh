@@ -82,7 +82,8 @@ MOUNTED=""
 cleanup() {
     for m in $MOUNTED; do umount -l "$m" 2>/dev/null || true; done
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 bind() {    # bind HOSTPATH: the same path inside the root file system
     mkdir -p "$TARGET$1"
     mount --bind "$1" "$TARGET$1"

