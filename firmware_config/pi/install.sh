@@ -127,7 +127,8 @@ if [ "$DSI0" = 1 ]; then
 fi
 
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT INT TERM
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
 CHANGED=0
 
 say() { printf '%s\n' "$*"; }
