@@ -313,7 +313,7 @@ for group in $KIOSK_GROUPS; do
     run usermod -aG "$group" "$APP_USER"
 done
 # In the user's home and checkout, as the user: root never writes there.
-run runuser -u "$APP_USER" -- mkdir -p "$DATA_DIR"
+run runuser -u "$APP_USER" -- mkdir -p -m 700 "$DATA_DIR"
 run runuser -u "$APP_USER" -- env -C "$APP_DIR" python3 -m companion.bootstrap
 run systemctl daemon-reload
 

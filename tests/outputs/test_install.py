@@ -147,7 +147,7 @@ def test_the_service_starts_the_app_full_screen_sandboxed_and_stops_retrying_wit
     assert "User=pi\n" in unit and "WantedBy=multi-user.target\n" in unit
     assert "Environment=SDL_VIDEODRIVER=kmsdrm\n" in unit
     # The sandbox issue 13 asks for: no new privileges, the system read-only but for what it writes.
-    for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=read-only", "PrivateTmp=yes",
+    for line in ("NoNewPrivileges=yes", "UMask=0077", "ProtectSystem=strict", "ProtectHome=read-only", "PrivateTmp=yes",
                  "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "IPAddressDeny=any", "DevicePolicy=closed",
                  "ReadWritePaths=-/home/pi/.local/share/tabletop-companion",   # not its own code
                  "StateDirectory=tabletop-companion", "Environment=KIVY_HOME=/var/lib/tabletop-companion/kivy"):
