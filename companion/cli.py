@@ -15,6 +15,16 @@ from pathlib import Path
 from companion import games, paths
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
 def _json(data) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -117,6 +127,10 @@ def cmd_bench(args) -> int:
         from companion.bench import bench_engines
         _json(bench_engines(seconds=args.seconds, only=args.game))
         return 0
+    if args.what == "solo":
+        from companion.solo.bench import bench_solo
+        _json(bench_solo(game=args.game or "sams", games=args.games, think=args.think))
+        return 0
     if args.what == "rfid":
         from hardware.bench import bench_rfid
         _json(bench_rfid(seconds=args.seconds))
@@ -218,9 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    b.add_argument("--game", help="only this engine (bench engines)")
+    b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
+    b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
+    b.add_argument("--think", type=float, default=0.03, help="seconds of thought per move (bench solo)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")

@@ -22,7 +22,7 @@ from typing import Callable
 
 from companion import games
 from companion.cards import game_of
-from companion.engine import Event, IllegalAction, Rules, State, redact_event
+from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
 from companion.table import Layout, PadEvent, TableState, UnknownTag, UnusedPad, ZoneChange
 from companion.tags import TagRegistry
 
@@ -317,7 +317,7 @@ class Session:
             action = self.rules.interpret(self.state, s.zone, s.card_id, s.present)
             return self._commit(action) if action is not None else []
         except IllegalAction as exc:
-            return [{"type": "rejected", "pad": s.pad, "zone": s.zone, "card": s.card_id, "text": str(exc)}]
+            return [rejected_event(exc, pad=s.pad, zone=s.zone, card=s.card_id)]
 
     def act(self, action: dict) -> list[Event]:
         """Apply a player's action (a touch, a button, an interpreted scan).
