@@ -240,7 +240,10 @@ def cmd_run(args) -> int:
         print(f"companion run: {exc}", file=sys.stderr)
         return _show_fault(config, exc)
     from hardware.outputs import open_outputs
+    from hardware.pins import use_pin_factory
     from hardware.sources import open_table_source
+    if not config.sim:
+        use_pin_factory()                              # lgpio on every Pi (see `companion doctor`)
     try:
         source = open_table_source(config)             # falls back to the simulated table
         outputs = open_outputs(config)

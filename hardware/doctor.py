@@ -99,6 +99,9 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         say(f"The table profile cannot be used: {exc}")
         return 2
     say(f"Table {prof.name!r} from {path}" + ("  [emulated readers]" if emulate or table else ""))
+    if not (emulate or table):
+        from hardware.pins import use_pin_factory
+        say(use_pin_factory())         # which pin factory drives the reset lines, LEDs and buttons, and why
     if not specs:
         say("The profile lists no readers, so the companion will use the simulated table.")
         return 1
