@@ -69,12 +69,17 @@ def cmd_price(args) -> int:
     """Creature Combat Territory's card designer: what a creature costs, and why."""
     from companion.games.territory.cards import Biomes, CardError
     from companion.games.territory.pricing import price_entry
-    try:
-        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"companion price: {args.file}: {exc}", file=sys.stderr)
+    from companion import validate
+    from companion.cards import MAX_CARD_FILE_BYTES
+    try:                                      # the same bounds as every card file: size, UTF-8, nesting
+        text = validate.read_text(args.file, MAX_CARD_FILE_BYTES, "card file")
+        doc = validate.parse_json(text, args.file)
+        validate.check(doc, {"type": "object", "properties": {"cards": {"type": "array", "items": {
+            "type": "object", "properties": {"attrs": {"type": "object"}}}}}}, args.file, text)
+    except validate.InputError as exc:
+        print(f"companion price: {exc}", file=sys.stderr)
         return 2
-    entries = doc.get("cards", [doc]) if isinstance(doc, dict) else []
+    entries = doc.get("cards", [doc])
     status = 0
     try:
         biomes = Biomes(doc.get("biomes") or [], args.file) if isinstance(doc, dict) else Biomes()
