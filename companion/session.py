@@ -482,7 +482,10 @@ class Session:
         self.rules = rules
         self.options = options
         self.seed = seed
-        self._states: list[State] = [rules.setup(options, seed)]
+        try:
+            self._states: list[State] = [rules.setup(options, seed)]
+        except (IllegalAction, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"game #{game_id}: its stored options cannot set up {rules.title}: {exc}") from None
         self._actions: list[dict] = []
         for n, action in enumerate(actions, start=1):
             try:
@@ -745,8 +748,8 @@ def unfinished_games(store: Store) -> list[Unfinished]:
             why = games.broken().get(info.game)
             problem = f"the {games.KNOWN_GAMES.get(info.game, info.game)} engine does not load" + \
                 (f" ({why})" if why else "")
-        except (RecordError, KeyError, ValueError, TypeError) as exc:
-            problem = str(exc)
+        except Exception as exc:                 # a listing: whatever went wrong, the game stays on it
+            problem = str(exc) or type(exc).__name__
         if problem is not None:
             card_problem = cards.user_problems().get(info.game)
             if card_problem:
