@@ -190,8 +190,10 @@ class Store:
     def _prepare(self, lock: bool) -> None:
         directory = self.path.parent
         try:
+            existed = directory.is_dir()
             directory.mkdir(mode=paths.DIR_MODE, parents=True, exist_ok=True)
-            paths.make_private(directory, paths.DIR_MODE)
+            if not existed or paths.holds_companion_data(directory):   # never chmod a shared dir like /tmp
+                paths.make_private(directory, paths.DIR_MODE)
             if lock:
                 self._dir_lock = paths.DataDirLock(directory).acquire()
         except paths.DirectoryBusy as exc:
