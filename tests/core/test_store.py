@@ -53,8 +53,9 @@ def one_sentence(text: str) -> bool:
 # ---- privacy -----------------------------------------------------------------------------------
 def test_the_data_directory_is_0700_and_the_database_0600(tmp_path):
     data = tmp_path / "data"
-    data.mkdir(mode=0o755)
-    os.chmod(data, 0o755)                                  # as an older companion left it
+    _healthy(paths.database_path(data), 1)
+    os.chmod(data, 0o755)                                  # as an older companion left them
+    os.chmod(paths.database_path(data), 0o644)
     with Store(paths.database_path(paths.data_dir(data))) as store:
         Session.start(store, "sams", seed=1)
         assert os.stat(data).st_mode & 0o777 == 0o700
