@@ -105,7 +105,7 @@ def _read_store(args):
 
 
 def cmd_export(args) -> int:
-    from companion.session import RecordError, Session, StoreError
+    from companion.session import NotSaved, RecordError, Session, StoreError
     try:
         with _read_store(args) as store:
             session = Session.resume(store, args.game_id)
@@ -113,7 +113,7 @@ def cmd_export(args) -> int:
     except KeyError as exc:
         print(f"companion export: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (StoreError, RecordError) as exc:
+    except (StoreError, RecordError, NotSaved) as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 2
     if args.output == "-":
@@ -129,14 +129,14 @@ def cmd_export(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from companion.session import StoreError
+    from companion.session import NotSaved, StoreError
     if not paths.database_path(paths.data_dir(args.data_dir, create=False)).exists():
         print("no games yet")
         return 0
     try:
         with _read_store(args) as store:
             rows = store.games()
-    except StoreError as exc:
+    except (StoreError, NotSaved) as exc:
         print(f"companion list: {exc}", file=sys.stderr)
         return 2
     if not rows:

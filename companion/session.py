@@ -350,12 +350,17 @@ class Store:
             if self.db.in_transaction:             # already inside this thread's write
                 yield self.db
                 return
-            self.db.execute("BEGIN")
             try:
-                yield self.db
-            finally:
-                if self.db.in_transaction:
-                    self.db.execute("COMMIT")
+                self.db.execute("BEGIN")
+                try:
+                    yield self.db
+                finally:
+                    if self.db.in_transaction:
+                        self.db.execute("COMMIT")
+            except sqlite3.ProgrammingError:
+                raise
+            except sqlite3.Error as exc:           # a page damaged since the start, an I/O error
+                raise NotSaved(f"The games could not be read: {_fault_reason(exc)}") from exc
 
     def create_game(self, game: str, options: dict, seed: int) -> int:
         with self.tx() as db:
