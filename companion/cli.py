@@ -215,6 +215,9 @@ def cmd_bench(args) -> int:
 
 
 def cmd_doctor(args) -> int:
+    if args.walkthrough:
+        from hardware.doctor import run_walkthrough
+        return run_walkthrough(args.profile, emulate=args.emulate, report=args.report)
     from hardware.doctor import doctor
     return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
 
@@ -242,7 +245,10 @@ def cmd_run(args) -> int:
         print(f"companion run: {exc}", file=sys.stderr)
         return _show_fault(config, exc)
     from hardware.outputs import open_outputs
+    from hardware.pins import use_pin_factory
     from hardware.sources import open_table_source
+    if not config.sim:
+        use_pin_factory()                              # lgpio on every Pi (see `companion doctor`)
     try:
         source = open_table_source(config)             # falls back to the simulated table
         outputs = open_outputs(config)
@@ -344,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--profile", help="table profile TOML")
     d.add_argument("--seconds", type=float, default=2.0, help="how long to watch live reads")
     d.add_argument("--emulate", action="store_true", help="check the profile against emulated readers (no hardware needed)")
+    d.add_argument("--walkthrough", action="store_true",
+                   help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
+    d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
     d.set_defaults(func=cmd_doctor)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")

@@ -505,7 +505,7 @@ class Session:
             self._actions.append(action)
         self._redo = list(redo)
         if layout is None:
-            layout = Layout.identity(rules.name, [z.id for z in rules.zones(options)])
+            layout = Layout.identity(rules.name, rules.zones(options))
         self.table = TableState(layout, store.tags.lookup)
         self._listeners: list[Listener] = []
         # Readers and buttons call in from their own threads; one change at a time.

@@ -54,6 +54,33 @@ def _default_profile() -> Path | None:
     return candidate if candidate.exists() else None
 
 
+def run_walkthrough(profile=None, *, emulate: bool = False, report=None, out=None, ask=input) -> int:
+    """``companion doctor --walkthrough``: see :mod:`hardware.walkthrough`."""
+    import sys
+    from hardware.walkthrough import walkthrough
+    out = out or sys.stdout
+    path = Path(profile) if profile else _default_profile()
+    if path is None:
+        print("No table profile: give one with --profile", file=out)
+        return 2
+    return walkthrough(path, emulate=emulate, out=out, report_path=report, ask=ask)
+
+
+def reader_process_line(data_dir=None) -> str | None:
+    """What the running companion's reader-process supervisor last recorded, in one line (or None)."""
+    import json
+    from companion import paths
+    from hardware.sources import STATUS_FILE
+    try:
+        info = json.loads((paths.data_dir(data_dir) / STATUS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    line = f"reader process of the companion: {info.get('state')} (pid {info.get('pid')}, at {info.get('at')})"
+    if info.get("restarts"):
+        line += f"; restarted {info['restarts']} time(s), last because: {info.get('last_failure')}"
+    return line
+
+
 def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, table=None) -> int:
     import sys
     out = out or sys.stdout
@@ -72,6 +99,9 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         say(f"The table profile cannot be used: {exc}")
         return 2
     say(f"Table {prof.name!r} from {path}" + ("  [emulated readers]" if emulate or table else ""))
+    if not (emulate or table):
+        from hardware.pins import use_pin_factory
+        say(use_pin_factory())         # which pin factory drives the reset lines, LEDs and buttons, and why
     if not specs:
         say("The profile lists no readers, so the companion will use the simulated table.")
         return 1
@@ -141,8 +171,8 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     bridge_debouncer = Debouncer()
     bridge_events: list = []
 
-    def bridge_feed(pad, uids):
-        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic()))
+    def bridge_feed(pad, uids, card_ids=None):
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic(), card_ids))
 
     for b in bridges:
         if emulate:
@@ -203,6 +233,10 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         if not r.ok and r.detail not in problems:
             problems.append(r.detail)
 
+    process = reader_process_line()
+    if process is not None:
+        say("")
+        say(process[0].upper() + process[1:])
     say("")
     if problems:
         say("What to fix:")
