@@ -34,8 +34,13 @@ def test_run_and_doctor_refuse_the_same_profile_with_the_same_sentence(tmp_path,
     assert run_says.split("cannot be used: ", 1)[1] == doctor_says.split("cannot be used: ", 1)[1]
 
 
-def test_a_pad_may_carry_a_mode():
-    from companion.table import parse_profile
-    profile = parse_profile({"readers": [{"id": "r", "kind": "rc522", "bus": 0, "cs": 0,
-                                          "pads": [{"id": "n1", "mode": "tap"}]}]}, "t.toml")
-    assert profile.pads == ["n1"]
+def test_a_pad_mode_is_checked_with_its_line(tmp_path):
+    """Pad modes (hold | tap) live in the layouts; a wrong one is named with its line."""
+    from companion.table import ProfileError, load_profile
+    path = tmp_path / "table.toml"
+    path.write_text('[[readers]]\nid = "r"\nkind = "rc522"\nbus = 0\ncs = 0\npads = ["n1"]\n\n'
+                    '[layouts.sams]\nn1 = { zone = "0.lane1", mode = "tap" }\n')
+    assert load_profile(path).layout("sams").mode_of("n1") == "tap"
+    path.write_text(path.read_text().replace('"tap"', '"slide"'))
+    with pytest.raises(ProfileError, match=r"table.toml, line 9: layouts.sams.n1"):
+        load_profile(path)
