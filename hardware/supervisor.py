@@ -193,7 +193,6 @@ class SupervisedTable(TableSource):
 
     # -- the supervisor thread --------------------------------------------------------------------
     def _supervise(self) -> None:
-        first = True
         while not self._closing.is_set():
             parent, child = self._ctx.Pipe()
             proc = self._ctx.Process(target=_child, args=(self._build, self._args, child),
@@ -203,8 +202,7 @@ class SupervisedTable(TableSource):
             with self._lock:
                 self._conn, self._proc, self.pid = parent, proc, proc.pid
             self._record("running")
-            reason = self._listen(parent, first)
-            first = False
+            reason = self._listen(parent)
             proc.join(timeout=2)
             if proc.is_alive():
                 proc.kill()
@@ -238,7 +236,7 @@ class SupervisedTable(TableSource):
         except OSError:
             pass                              # a read-only data dir must not stop reading
 
-    def _listen(self, conn, first: bool) -> str | None:
+    def _listen(self, conn) -> str | None:
         """Handle the child's messages until it ends; returns why it ended (None: look at the exit code)."""
         reason = None
         while True:
