@@ -170,52 +170,82 @@ class TableProfile:
         return self.layouts[game]
 
 
+MAX_PROFILE_BYTES = 256_000
+_NAME = {"type": "string", "minLength": 1, "maxLength": 64}
+_INT = {"type": "integer"}             # ranges are the hardware's to explain (hardware.pins, .readers)
+_GPIO = _INT
+_SEAT = _INT
+_PAD_MODE = {"enum": ["hold", "tap"]}
+_PAD = _NAME
+
+#: Everything a table profile may hold, as JSON Schema: types and sizes only.  What the hardware
+#: makes of it (SPI buses, pins, chip selects) is checked by ``hardware.readers`` and ``hardware.pins``,
+#: layouts against each game's zones by :func:`check_layouts`; ``companion run``, ``companion doctor``
+#: and the app all read a profile through :func:`load_profile`, so they agree on every file.
+PROFILE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "maxLength": 200},
+        "description": {"type": "string", "maxLength": 4000},
+        "readers": {"type": "array", "maxItems": 64, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "maxLength": 64}, "kind": {"type": "string", "maxLength": 20},
+                "bus": _INT, "cs": _INT,
+                "cs_gpio": _GPIO, "reset_gpio": _GPIO, "port": {"type": "string", "minLength": 1, "maxLength": 200},
+                "pads": {"type": "array", "maxItems": 16, "items": _PAD}}}},
+        "layouts": {"type": "object", "maxProperties": 16, "additionalProperties": {
+            "type": "object", "maxProperties": 256, "additionalProperties": {"anyOf": [
+                _NAME, {"type": "object", "required": ["zone"], "additionalProperties": False,
+                        "properties": {"zone": _NAME, "mode": _PAD_MODE}}]}}},
+        "reading": {"type": "object", "properties": {
+            "fields": {"enum": ["switched", "on"]},
+            "positions": {"type": "object", "maxProperties": 256, "additionalProperties": {
+                "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}}}},
+        "leds": {"type": "array", "maxItems": 64, "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "maxLength": 64}, "kind": {"type": "string", "maxLength": 20},
+                           "seat": _SEAT,
+                           "pads": {"type": "array", "maxItems": 16, "items": _NAME},
+                           "gpio": _GPIO, "red": _GPIO, "green": _GPIO, "blue": _GPIO,
+                           "common_anode": {"type": "boolean"}}}},
+        "buttons": {"type": "array", "maxItems": 8, "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "maxLength": 64}, "seat": _SEAT, "gpio": _GPIO,
+                           "pull_up": {"type": "boolean"}}}},
+        "buzzer": {"type": "object", "properties": {"gpio": _GPIO, "active_high": {"type": "boolean"}}},
+    },
+}
+
+
 def load_profile(path: str | Path) -> TableProfile:
-    path = Path(path)
+    """Read and check a table profile file; :class:`ProfileError` names file, line and field."""
+    from companion import validate
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such table profile") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML: {exc}") from None
+        doc, text = validate.load(path, PROFILE_SCHEMA, "toml", MAX_PROFILE_BYTES, "table profile")
+    except validate.InputError as exc:
+        raise ProfileError(str(exc)) from None
     return parse_profile(doc, str(path))
 
 
 def parse_profile(doc: dict, source: str) -> TableProfile:
+    from companion import validate
+    try:
+        validate.check(doc, PROFILE_SCHEMA, source)
+    except validate.InputError as exc:
+        raise ProfileError(str(exc)) from None
     problems = []
     pads: list[str] = []
     for n, reader in enumerate(doc.get("readers", []), start=1):
-        reader_pads = reader.get("pads", [])
-        if not isinstance(reader_pads, list) or not all(isinstance(p, str) for p in reader_pads):
-            problems.append(f"reader {n} ({reader.get('id', '?')}): 'pads' must be a list of pad names")
-            continue
-        for pad in reader_pads:
+        for pad in reader.get("pads", []):
             if pad in pads:
                 problems.append(f"pad {pad!r} is listed by two readers")
             pads.append(pad)
     layouts = {}
     for game, mapping in doc.get("layouts", {}).items():
-        if not isinstance(mapping, dict):
-            problems.append(f"[layouts.{game}] must map pad names to zone names")
-            continue
-        zones, modes = {}, {}
-        for pad, value in mapping.items():
-            if isinstance(value, dict):
-                zone, mode = value.get("zone"), value.get("mode")
-                extra = set(value) - {"zone", "mode"}
-                if not isinstance(zone, str) or extra or (mode is not None and mode not in MODES):
-                    problems.append(f"[layouts.{game}] {pad} must be a zone name or "
-                                    f"{{ zone = \"<zone>\", mode = \"hold\" or \"tap\" }}")
-                    continue
-                zones[pad] = zone
-                if mode is not None:
-                    modes[pad] = mode
-            elif isinstance(value, str):
-                zones[pad] = value
-            else:
-                problems.append(f"[layouts.{game}] must map pad names to zone names")
+        # a pad maps to its zone's name, or to { zone = ..., mode = "hold" | "tap" } (the schema checked which)
+        zones = {pad: v["zone"] if isinstance(v, dict) else v for pad, v in mapping.items()}
+        modes = {pad: v["mode"] for pad, v in mapping.items() if isinstance(v, dict) and "mode" in v}
         if pads:
             unknown = [p for p in zones if p not in pads]
             if unknown:
@@ -224,6 +254,25 @@ def parse_profile(doc: dict, source: str) -> TableProfile:
     if problems:
         raise ProfileError(f"{source}: " + "; ".join(problems))
     return TableProfile(doc.get("name", Path(source).stem), source, pads, layouts, doc)
+
+
+def check_layouts(profile: TableProfile) -> list[str]:
+    """Every ``[layouts.<game>]`` against that game's zones (default options); problems as sentences."""
+    from companion import games
+    problems = []
+    for game, layout in profile.layouts.items():
+        try:
+            rules = games.get(game)
+        except games.UnknownGame:
+            if game not in games.KNOWN_GAMES:
+                problems.append(f"[layouts.{game}]: there is no game called {game!r} "
+                                f"(games: {', '.join(games.KNOWN_GAMES)})")
+            continue
+        try:
+            layout.validate([z.id for z in rules.zones(rules.normalise_options({}))], profile.source)
+        except ProfileError as exc:
+            problems.append(str(exc).removeprefix(f"{profile.source} "))
+    return problems
 
 
 Sighting = ZoneChange | UnknownTag | UnusedPad

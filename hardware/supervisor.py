@@ -25,6 +25,7 @@ from the app's threads.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -229,10 +230,14 @@ class SupervisedTable(TableSource):
             return
         import json
         from pathlib import Path
+        path = Path(self.status_path)
+        partial = path.with_name(path.name + ".part")
         try:
-            Path(self.status_path).write_text(json.dumps(
+            # written aside and renamed, so `companion doctor` never reads half a file
+            partial.write_text(json.dumps(
                 {"state": state, "pid": self.pid, "restarts": self.restarts, "last_failure": self.last_failure,
                  "at": time.strftime("%Y-%m-%d %H:%M:%S")}), encoding="utf-8")
+            os.replace(partial, path)
         except OSError:
             pass                              # a read-only data dir must not stop reading
 

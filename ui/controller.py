@@ -202,13 +202,19 @@ class AppController(EventDispatcher):
             return None
         lines = public_history(self.session)
         text = lines[-1][1] if lines else "the last action"
-        self.session.undo()
+        try:
+            self.session.undo()
+        except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
+            return str(exc)
         return f"Undone: {text}"
 
     def redo(self) -> str | None:
         if self.session is None or not self.session.can_redo():
             return None
-        self.session.redo()
+        try:
+            self.session.redo()
+        except IllegalAction as exc:
+            return str(exc)
         lines = public_history(self.session)
         return f"Redone: {lines[-1][1]}" if lines else "Redone"
 

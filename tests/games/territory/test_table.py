@@ -61,6 +61,10 @@ def test_a_round_played_with_pad_events(store):
     assert session.state["slots"][1]["piles"][0] == []
     wrong_side = _seen(session, "0.land1", T("bramble"))
     assert "South's creature: it goes on South's side" in wrong_side[0]["text"]
+    # RULINGS, hidden information in refusals: the shared screen reads it without the card, in text or fields
+    public = session.public_events(wrong_side)[0]
+    assert public["text"] == "The card on North's pad at land 1 is South's creature: it goes on South's side"
+    assert "Bramble" not in json.dumps(public) and T("bramble") not in json.dumps(public)
     events = _seen(session, "1.land1", T("bramble"))
     shared = session.public_events(events)
     assert shared[0]["text"] == "South deploys a creature face down at Pine Forest (land 1)"
