@@ -250,3 +250,28 @@ def test_profile_modes_and_reading_section_are_checked():
     doc["reading"] = {"fields": "sometimes"}
     with pytest.raises(ValueError, match="reading.fields: 'sometimes' is not one of"):
         reading_plan(parse_profile(doc, "t.toml"))
+
+
+def test_a_sams_round_tapped_on_the_realistic_table_reaches_the_engine_as_before(store):
+    """Tap pads end to end: the real driver, the realistic emulator, the session; each tap is one play and
+    the lane keeps its cards though nothing lies on its pad (they are on the lane's pile)."""
+    from companion.engine import Rng
+    from companion.session import Session
+    from companion.simulate import register_virtual_tags
+    from companion.tags import virtual_uid
+    register_virtual_tags(store, "sams")
+    session = Session.start(store, "sams", {}, seed=3)
+    table = EmulatedTable(list(session.table.layout.pad_to_zone))
+    table.set_modes(session.table.layout.modes)
+    table.start(session.handle_pad_event)
+    rng = Rng(5)
+    for _ in range(6):
+        action = session.rules.random_action(session.state, rng)
+        zone, card = session.rules.scan_for(session.state, action)
+        table.place(session.table.layout.pads_of(zone)[0], virtual_uid(card))
+        assert session.actions[-1] == action
+    assert all(not uids for uids in table.on_pad.values())
+    for action in session.actions:                  # each card is in its lane, seen by its owner
+        zone = f"{action['seat']}.lane{action['lane'] + 1}"
+        assert action["card"] in session.view(action["seat"])["zones"][zone]["cards"]
+    table.close()
