@@ -219,6 +219,12 @@ class SupervisedTable(TableSource):
             if reason == "failed":
                 self._opened.set()
                 break
+            if not self._opened.is_set():
+                # it died before its readers were open: a fault to report, not a child to restart
+                self._problems = [f"the reader process stopped while opening the readers: "
+                                  f"{reason or _describe_exit(proc.exitcode)}"]
+                self._opened.set()
+                break
             self.restarts += 1
             self.last_failure = reason or _describe_exit(proc.exitcode)
             self._record("restarting")
