@@ -191,7 +191,7 @@ def cmd_bench(args) -> int:
         return 0
     if args.what == "rfid":
         from hardware.bench import bench_rfid
-        _json(bench_rfid(seconds=args.seconds))
+        _json(bench_rfid(seconds=args.seconds, plays=args.plays))
         return 0
     if args.what == "leds":
         from hardware.led_bench import bench_leds
@@ -343,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
+    b.add_argument("--plays", type=_positive_int, default=1000,
+                   help="simulated plays per game table and spidev overhead (bench rfid)")
     b.add_argument("--think", type=float, default=0.03, help="seconds of thought per move (bench solo)")
     b.set_defaults(func=cmd_bench)
 
