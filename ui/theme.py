@@ -47,6 +47,7 @@ FONT_SMALL = 18     # nothing on the table screen is smaller than body text (rea
 FONT_BODY = 18
 FONT_LARGE = 24
 FONT_COUNTER = 40
+COUNTER_HEIGHT = 54   # a counter's box: 40 px digits need a 47 px line
 
 #: the text sizes players may choose in Settings (1 = the design size)
 TEXT_SCALES = (1.0, 1.15, 1.3)

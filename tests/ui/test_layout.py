@@ -1,0 +1,119 @@
+"""Issue 14, items 2–4: every table fits, nothing overlaps, nothing moves under the finger.
+
+Each game is played through the screen (cards on the simulated table's pads,
+touches on buttons) from a fixed seed; after every step the table screen is
+checked at 800×480 — every label's text whole inside its box, no two widgets
+of a layout overlapping, text ≥ 18 px, counters ≥ 40 px, touch targets ≥ 48
+px — and every few steps at 1280×800 too.  The confirm button must keep its
+place all game long.
+"""
+import pytest
+from kivy.core.window import Window
+
+from companion.engine import Rng
+from ui import harness
+
+from .driver import do, place, result_open, table_screen
+from .layout_checks import all_problems, overlap_problems, text_problems
+from .test_tables import start
+
+GAMES = [("sams", 3, 40), ("lifeforce", 3, 30), ("vitaluna", 5, 40), ("territory", 2, 90), ("arcmage", 4, 60)]
+BIG_EVERY = 15
+
+
+def resize(size):
+    Window.size = size
+    harness.frames(4)
+
+
+def problems_now(app, size):
+    screen = table_screen(app)
+    found = all_problems(screen, 1.0) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    return [f"{size[0]}x{size[1]}: {p}" for p in found]
+
+
+@pytest.mark.parametrize("game, seed, steps", GAMES)
+def test_every_label_fits_and_nothing_overlaps_at_both_sizes(home, game, seed, steps):
+    app = home
+    session = start(app, game)
+    screen = table_screen(app)
+    rng = Rng(seed)
+    primary_at = None
+    try:
+        for step in range(steps):
+            if result_open(app):
+                screen.result_view.dismiss()
+                harness.frames(2)
+            if session.rules.is_over(session.state):
+                break
+            found = problems_now(app, (800, 480))
+            if step % BIG_EVERY == 0:
+                resize((1280, 800))
+                found += problems_now(app, (1280, 800))
+                resize((800, 480))
+            assert not found, f"{game}, step {step}:\n" + "\n".join(found[:8])
+            where = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) + tuple(screen.ids.primary.size)
+            assert primary_at in (None, where), "the confirm button moved"
+            primary_at = where
+            do(app, session.rules.random_action(session.state, rng))
+    finally:
+        resize((800, 480))
+
+
+def zone_places(screen):
+    return {z: (tuple(b.to_window(*b.pos)), tuple(b.size)) for z, b in screen.zone_boxes.items()}
+
+
+def test_messages_lie_over_the_board_and_move_no_zone(home):
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane1", "sams.7h")
+    harness.frames(3)
+    before = zone_places(screen)
+    primary = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos))
+    place(app, "0.lane2", "sams.4s")                  # refused: South plays now — a banner
+    assert screen.ids.banner.shown and "South" in screen.ids.banner.text
+    screen.ids.feed.add(["a message in the feed"])
+    screen.zone_boxes["1.lane3"].flash(["a note on a zone"])
+    screen.sim_card = "sams.6s"                       # the simulated table's hint
+    harness.frames(3)
+    assert screen.ids.sim_hint.shown and screen.ids.feed.shown
+    assert zone_places(screen) == before
+    assert tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) == primary
+    screen.cancel_sim()
+    screen.ids.banner.hide()
+    harness.frames(2)
+    assert zone_places(screen) == before
+
+
+def test_a_play_is_shown_on_its_lane_and_undo_updates_the_status_line(home):
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane3", "sams.7h")
+    place(app, "1.lane1", "sams.6s")
+    assert screen.zone_boxes["1.lane1"].note, "the play is not shown on its lane"
+    assert "South opens lane 1 with 6♠" in screen.last_event
+    harness.tap(harness.button("Undo"))
+    assert len(session.actions) == 1
+    assert screen.last_event == "North opens lane 3 with 7♥"
+    assert screen.zone_boxes["1.lane1"].note == []
+
+
+def test_a_scored_round_marks_each_winning_lane_with_its_reason(home):
+    from .test_tables import NORTH, SOUTH
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    for n, ((nl, nc), (sl, sc)) in enumerate(zip(NORTH, SOUTH)):
+        place(app, f"0.lane{nl}", nc)
+        place(app, f"1.lane{sl}", sc)
+    assert result_open(app)
+    screen.result_view.dismiss()
+    harness.frames(3)
+    lane1 = screen.zone_boxes["0.lane1"]
+    assert lane1.outcome == "won" and screen.zone_boxes["1.lane1"].outcome == "lost"
+    assert lane1.reason[0] == "Lane 1: North attack 10 ≥ South defence 8 — North wins"
+    assert screen.lane_marks[0].text.endswith("North wins")
+    assert not text_problems(screen)
