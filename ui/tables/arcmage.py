@@ -56,8 +56,8 @@ class ArcmageTable(TableScreen):
             hp.title = region["name"] if region else "Region"
             hp.short_titles = (name_choices(region["name"])[1:] if region else []) + ["HP"]
             left = p.get("regions_left", 0)
-            box.info = [f"{left} region{'s' if left != 1 else ''} in the chapter", f"{left} regions left",
-                        f"{left} left"]
+            plural = "s" if left != 1 else ""
+            box.info = [f"{left} region{plural} in the chapter", f"{left} region{plural} left", f"{left} left"]
             front = self.zone_boxes[f"{seat}.front"]
             front.cards = [self.creature_face(c) for c in p.get("front", [])]
             front.info = self.front_info(p.get("front", []))
@@ -72,6 +72,7 @@ class ArcmageTable(TableScreen):
             vbox = self.zone_boxes[f"{seat}.vault"]
             vbox.info = [f"{vault.get('cards', 0)} cards face down\n{vault.get('unmarked', 0)} unmarked",
                          f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} unmarked",
+                         f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} free",
                          f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)} free"]
             pad = self.zone_boxes[f"{seat}.handoff"]
             self.show_zone(pad, zones.get(f"{seat}.handoff", {"cards": []}),

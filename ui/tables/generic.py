@@ -256,10 +256,14 @@ class TableScreen(Screen):
             return None
         seats = [self.active_seat] if self.active_seat in (0, 1) else []
         seats += [s for s in (0, 1) if s not in seats]
+        legal = rules.legal_actions(state)
         for seat in seats:
             action = rules.confirm_action(state, seat)
-            if action is not None and action in rules.legal_actions(state):
-                return action
+            if action is None:
+                continue
+            for candidate in legal:         # the legal action itself: it may carry the engine's label
+                if {k: v for k, v in candidate.items() if k != "label"} == action:
+                    return candidate
         return None
 
     def button_actions(self) -> list[dict]:

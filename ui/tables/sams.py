@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from companion.games.sams import LANES, lane_strength
 from ui import theme
-from ui.tables.generic import TableScreen, shorter
+from ui.tables.generic import TableScreen
 from ui.widgets import FitLabel
 
 
 class SamsTable(TableScreen):
-    SHARED_ACTIONS = frozenset()
+    #: either player may start the next round: one button, no name on it
+    SHARED_ACTIONS = frozenset({"next_round"})
 
     def build_board(self, board) -> None:
         fs = self.fs()
@@ -87,9 +88,11 @@ class SamsTable(TableScreen):
 
     def lane_reason(self, lane: int, result: dict) -> list[str]:
         w = result["winner"]
-        numbers = f"attack {result['attack'][w]} vs defence {result['defence'][1 - w]}"
-        text = self._lane_texts.get(lane)
-        return (shorter(text) if text else []) + [f"Wins: {numbers}", "Wins"]
+        attack, defence = result["attack"][w], result["defence"][1 - w]
+        text = self._lane_texts.get(lane) or ""
+        why = text.split(": ", 1)[-1].split(" — ")[0] if ": " in text else ""
+        return [c for c in (text, why) if c] + [f"attack {attack} vs defence {defence}", f"{attack} vs {defence}",
+                                                 "Wins"]
 
     def note_choices(self, ev: dict) -> list[str]:
         if ev.get("type") == "played":

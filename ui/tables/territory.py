@@ -26,6 +26,7 @@ class TerritoryTable(TableScreen):
         board.add_widget(self._strip(0))
         columns = []
         for n in range(LANDS):
+            self.land_cards[n].size_hint_y = 1.5
             columns.append(self.column(self.zone(f"0.land{n + 1}"), self.land_cards[n], self.zone(f"1.land{n + 1}"),
                                        spacing=2 * fs))
         deck = self.zone("land_deck", seat=None, chips=False, title=["Land deck", "Lands"],
@@ -135,7 +136,7 @@ class TerritoryTable(TableScreen):
     def show_outcome(self, ev: dict) -> None:
         slot = ev.get("slot")
         if isinstance(slot, int) and slot < LANDS:
-            self._mark_land(slot, ev.get("winner"), shorter(ev.get("text", "")) + self._reason(
+            self._mark_land(slot, ev.get("winner"), [ev.get("text", "")] + self._reason(
                 {"totals": ev.get("totals"), "winner": ev.get("winner")}))
 
     def clear_outcomes(self) -> None:

@@ -56,6 +56,9 @@ class VitaLunaTable(TableScreen):
                 box.info = ["empty", ""] if not here else self.grey_info(here)
             box.highlight = box.seat == self.active_seat
         pad = self.zone_boxes["scan"]
+        if pad.reason:               # the battle's result has the pad's one line
+            pad.info = []
+            return
         pad.info = shorter(zones.get("scan", {}).get("summary") or "") + ["Shared pad", "Pad"] \
             if zones.get("scan", {}).get("summary") else ["Shared pad: singular cards, rewards, exchanges, bidding",
                                                           "Shared pad", "Pad"]
@@ -107,6 +110,7 @@ class VitaLunaTable(TableScreen):
                 box.reason = []
         pad = self.zone_boxes["scan"]
         pad.outcome = "won" if winner is not None else "tie"
+        pad.info = []
         pad.reason = shorter(ev.get("text", "")) + ["Battle won" if winner is not None else "Battle over"]
 
 
