@@ -117,3 +117,20 @@ def test_a_scored_round_marks_each_winning_lane_with_its_reason(home):
     assert lane1.reason[0] == "Lane 1: North attack 10 ≥ South defence 8 — North wins"
     assert screen.lane_marks[0].text.endswith("North wins")
     assert not text_problems(screen)
+
+
+def test_the_text_size_setting_reaches_every_label(home):
+    from ui import theme
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    try:
+        theme.set_text_scale(1.3)
+        harness.frames(3)
+        assert app.fscale == 1.3
+        assert screen.counter_boxes["vp.0"].children[0].font_size == 40 * 1.3
+        assert screen.ids.phase.font_size == 18 * 1.3
+    finally:
+        theme.set_text_scale(1.0)
+        harness.frames(3)
+    assert app.fscale == 1.0
