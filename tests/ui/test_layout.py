@@ -134,3 +134,52 @@ def test_the_text_size_setting_reaches_every_label(home):
         theme.set_text_scale(1.0)
         harness.frames(3)
     assert app.fscale == 1.0
+
+
+def play_until_event(app, session, seed, kinds, max_steps=400):
+    """Random legal play through the screen until an event of one of ``kinds`` happens."""
+    from companion.engine import redact_event
+    seen = []
+    unsubscribe = session.subscribe(lambda s, events: seen.extend(redact_event(e, None) for e in events))
+    rng = Rng(seed)
+    try:
+        for _ in range(max_steps):
+            if result_open(app):
+                table_screen(app).result_view.dismiss()
+            found = [e for e in seen if e["type"] in kinds]
+            if found or session.rules.is_over(session.state):
+                return found
+            seen.clear()
+            do(app, session.rules.random_action(session.state, rng))
+    finally:
+        unsubscribe()
+    return []
+
+
+def test_a_vita_luna_hit_is_shown_on_the_position_it_struck(home):
+    app = home
+    session = start(app, "vitaluna")
+    hits = play_until_event(app, session, 5, {"hit"})
+    assert hits, "no hit in the game"
+    hit = hits[-1]
+    box = table_screen(app).zone_boxes[f"{1 - hit['seat']}.white{hit['target_column']}"]
+    assert box.note and box.note[0] == hit["text"]
+
+
+def test_a_fought_territory_land_is_framed_for_its_winner_with_the_totals(home):
+    app = home
+    session = start(app, "territory")
+    fights = play_until_event(app, session, 2, {"battle_result"})
+    assert fights, "no land was fought"
+    fight = fights[-1]
+    screen = table_screen(app)
+    harness.frames(2)
+    land = screen.land_cards[fight["slot"]]
+    if fight["winner"] in (0, 1):
+        assert land.outcome == "won"
+        assert screen.zone_boxes[f"{fight['winner']}.land{fight['slot'] + 1}"].outcome == "won"
+        who = screen.players[fight["winner"]]
+        assert any(who in reason for reason in land.reason)
+    else:
+        assert land.outcome == "tie"
+    assert not text_problems(screen)
