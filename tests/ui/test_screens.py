@@ -100,6 +100,7 @@ def test_decks_screen_validates_live_in_players_words(home):
 def test_hardware_screen_lights_the_pad_a_card_lies_on(home):
     app = home
     start(app, "sams")
+    app.controller.source.set_modes({})          # Sam's lanes are tap pads; here the card stays on the pad
     place(app, "0.lane2", "sams.7h")
     app.go("hardware")
     harness.frames(2)

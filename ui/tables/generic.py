@@ -381,6 +381,9 @@ class TableScreen(Screen):
         """The table went back (or forth): the notes and marks of what was undone go, and the
         status line tells the last action that still stands."""
         from ui.controller import public_history
+        if not text.startswith(("Undone", "Redone")):     # refused (the disk is full): nothing went back
+            self.ids.banner.show(text)
+            return
         for box in self.zone_boxes.values():
             box.clear_note()
             box.outcome, box.reason = "", []
