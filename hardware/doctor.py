@@ -17,7 +17,8 @@ from pathlib import Path
 from companion.table import ProfileError, TableProfile, check_layouts, load_profile
 from hardware.debounce import Debouncer
 from hardware.pins import PinProfile, parse_pins
-from hardware.readers import shared_pins, build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
+from hardware.readers import (build_rc522, link_reset_lines, no_spi_message, reader_specs, reading_plan, shared_pins,
+                              spidev_node)
 
 
 def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
@@ -25,8 +26,8 @@ def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
 
     The file against the profile schema (:func:`companion.table.load_profile`),
     the readers (:func:`hardware.readers.reader_specs`), LEDs, buttons and
-    buzzer (:func:`hardware.pins.parse_pins`) and each layout against its
-    game's zones.  One :class:`ProfileError` names every problem, so both
+    buzzer (:func:`hardware.pins.parse_pins`), each layout against its
+    game's zones and the ``[reading]`` section (:func:`hardware.readers.reading_plan`).  One :class:`ProfileError` names every problem, so both
     commands refuse the same files with the same sentence.
     """
     prof = load_profile(path)
@@ -43,6 +44,10 @@ def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
     except ProfileError as exc:
         problems.append(str(exc).removeprefix(prefix))
     problems += check_layouts(prof)
+    try:
+        reading_plan(prof)
+    except ProfileError as exc:
+        problems.append(str(exc).removeprefix(prefix))
     if problems:
         raise ProfileError(prefix + "; ".join(problems))
     return prof, specs, pins
@@ -192,7 +197,6 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
 
     say("")
     say(f"Pads: {', '.join(prof.pads)}")
-    from hardware.readers import reading_plan
     plan = reading_plan(prof)
     say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
     working = [r for r in readers if r.ok]
