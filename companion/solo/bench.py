@@ -70,18 +70,59 @@ def play_game(seed: int, solo_seat: int, opponent, think: float | None, iteratio
         table.next_round()
 
 
+def play_lifeforce_game(seed: int, solo_seat: int, opponent, think: float | None, iterations: int | None,
+                        think_times: list[float]) -> int | None:
+    """One whole game of Lifeforce Battle; returns the winner's seat (None: a draw).
+
+    The fast model deals and keeps the hands; its record (builds, calls, resolved duels)
+    drives the engine, whose state is all the solo player sees besides its own hand."""
+    from companion.games.lifeforce import RULES as rules, sample_decks
+    from companion.solo import lifeforce as lf
+    decks = sample_decks()
+    rng = random.Random(seed)
+    table = lf.new_game(seed, decks)
+    table.record = record = []
+    state = rules.setup({"decks": decks}, seed)
+    solo = lf.LifeforcePlayer(solo_seat, seconds=think, iterations=iterations, seed=seed)
+    table.start(rng.randrange(2))
+    fed = 0
+    while True:
+        for seat, what, *_ in record[fed:]:
+            for action in lf.to_actions(seat, what):
+                state, _ = rules.apply(state, action)
+        fed = len(record)
+        if table.stage == "over":
+            assert state["winner"] == table.winner, "engine and fast model disagree"
+            return table.winner
+        seat = table.to_move()
+        if seat == solo_seat:
+            solo.hand = [lf.card_id(c) for c in table.hand[seat]]
+            t0 = time.perf_counter()
+            move = solo.choose_move(state)
+            think_times.append(time.perf_counter() - t0)
+        else:
+            move = opponent(table, rng)
+        table.apply(move)
+
+
 def bench_solo(game: str = "sams", games: int = 200, think: float | None = 0.03,
                iterations: int | None = None, seed: int = 1) -> dict:
-    if game != "sams":
-        return {"game": game, "error": "the solo player plays Sam's Battle Game only so far"}
+    if game not in ("sams", "lifeforce"):
+        return {"game": game, "error": "the solo player plays Sam's Battle Game and Lifeforce Battle only"}
+    if game == "lifeforce":
+        from companion.solo import lifeforce as lf
+        opponents = {"random": lf.random_move, "greedy": lf.greedy_move}
+        play = play_lifeforce_game
+    else:
+        opponents, play = OPPONENTS, play_game
     out: dict = {"game": game, "games_per_opponent": games, "think_seconds": think, "iterations": iterations}
     think_times: list[float] = []
     start = time.perf_counter()
-    for name, opponent in OPPONENTS.items():
+    for name, opponent in opponents.items():
         wins = 0
         for i in range(games):
             solo_seat = i % 2
-            wins += play_game(seed + i, solo_seat, opponent, think, iterations, think_times) == solo_seat
+            wins += play(seed + i, solo_seat, opponent, think, iterations, think_times) == solo_seat
         out[f"win_rate_vs_{name}"] = round(wins / games, 4)
         out[f"win_rate_vs_{name}_ci95"] = wilson(wins, games)
     think_times.sort()

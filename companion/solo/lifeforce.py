@@ -86,7 +86,7 @@ class Game:
 
     __slots__ = ("deck", "hand", "discard", "grave", "table", "cur", "life", "tot", "stage", "phase", "turn",
                  "starter", "battle", "battle_winner", "winner", "horizon", "mulliganed", "rng", "record",
-                 "duels", "last_battle")
+                 "duels", "last_battle", "searcher")
 
     def copy(self) -> "Game":
         g = Game.__new__(Game)
@@ -97,7 +97,7 @@ class Game:
         g.table = [self.table[0][:], self.table[1][:]]
         g.cur, g.life, g.tot, g.mulliganed = self.cur[:], self.life[:], self.tot[:], self.mulliganed[:]
         for name in ("stage", "phase", "turn", "starter", "battle", "battle_winner", "winner", "horizon",
-                     "rng", "duels", "last_battle"):
+                     "rng", "duels", "last_battle", "searcher"):
             setattr(g, name, getattr(self, name))
         g.record = None
         return g
@@ -109,9 +109,16 @@ class Game:
         return self.turn if self.stage in ("attack", "counter") else None
 
     def moves(self) -> list[tuple]:
+        """The moves of the seat to move.  In a game dealt for the search (``searcher`` set),
+        the other seat has one: its playout policy's, for it knows its hand and the search
+        does not (a tree of its every reply, shared over deals of different hands, would
+        make it play as if it could not see its own cards)."""
+        seat = self.to_move()
+        if self.searcher is not None and seat != self.searcher:
+            return [policy_move(self, self.rng.random)]
         if self.stage == "call":
             return [CALL, CHECK]
-        return builds(self.hand[self.turn])
+        return builds(self.hand[seat])
 
     # ---- making them ---------------------------------------------------------------
     def apply(self, move: tuple) -> None:
@@ -229,22 +236,21 @@ class Game:
 
     # ---- random play, fast -------------------------------------------------------------
     def play_round_randomly(self) -> None:
-        """Random moves until the current battle is decided (the search's playout): random
-        builds (:func:`random_build`), stalemate duels included, and a random call or check
-        when the game's horizon lies beyond."""
+        """Play the current battle to its end with the playout policy (:func:`policy_move`),
+        stalemate duels included, a call or check first when the decision is one: the
+        search's playout."""
         if self.phase != "play":
             return
         rnd = self.rng.random
-        battle = self.battle
-        while self.phase == "play" and (self.stage != "call" or self.battle == battle):
+        started = self.stage != "call"
+        while self.phase == "play":
             if self.stage == "call":
+                if started:
+                    return
+                started = True
                 self.call(rnd() < 0.5)
-                battle = self.battle
             else:
-                seat = self.turn
-                self._build(seat, *random_build(self.hand[seat], rnd))
-            if self.stage == "call" and self.battle == battle:
-                break
+                self._build(self.turn, *policy_move(self, rnd))
 
     def play_game_randomly(self, record: list | None = None, mulligan_one_in: int = 10) -> int | None:
         """A whole random game from setup; returns the winner (None: a draw).
@@ -273,9 +279,22 @@ class Game:
         return self.winner
 
 
+_BUILDS: dict[tuple, list[tuple]] = {}
+
+
 def builds(hand: list[int]) -> list[tuple]:
     """The macro moves of a seat building with ``hand``: per animal and mode the fewest and the
-    cheapest support that reach its lifespan."""
+    cheapest support that reach its lifespan.  (Remembered per hand: the search asks often.)"""
+    key = tuple(sorted(hand))
+    found = _BUILDS.get(key)
+    if found is None:
+        if len(_BUILDS) > 100_000:
+            _BUILDS.clear()
+        found = _BUILDS[key] = _builds(list(key))
+    return found
+
+
+def _builds(hand: list[int]) -> list[tuple]:
     out = []
     seen = set()
     n = len(hand)
@@ -348,7 +367,7 @@ def new_game(seed: int, decks: list[list[str]] | None = None) -> Game:
     g.cur, g.life, g.tot = [-1, -1], [0, 0], [0, 0]
     g.stage, g.phase, g.turn, g.starter = "setup", "play", None, None
     g.battle, g.battle_winner, g.winner, g.horizon = 0, None, None, NO_HORIZON
-    g.mulliganed, g.record, g.duels, g.last_battle = [False, False], None, 0, None
+    g.mulliganed, g.record, g.duels, g.last_battle, g.searcher = [False, False], None, 0, None, None
     g._draw(0)
     g._draw(1)
     return g
@@ -458,7 +477,7 @@ class InfoSet:
         g.rng = rng
         g.stage, g.turn, g.starter, g.battle, g.battle_winner, mull = self.header
         g.mulliganed = mull[:]
-        g.phase, g.winner, g.record, g.last_battle = "play", None, None, None
+        g.phase, g.winner, g.record, g.last_battle, g.searcher = "play", None, None, None, self.seat
         g.horizon = g.battle + 1 if g.stage == "call" else g.battle
         g.duels = self.n_duels
         unseen = self.unseen[:]
@@ -498,6 +517,23 @@ def battle_value(g: Game, seat: int, graves_before: list[int]) -> float:
 
 # ---- a heuristic opponent for the benchmark ---------------------------------------------------
 def greedy_move(g: Game, rng: random.Random) -> tuple:
+    """See :func:`greedy`."""
+    return greedy(g, rng.random)
+
+
+PLAYOUT_RANDOM = 0.15
+
+
+def policy_move(g: Game, rnd) -> tuple:
+    """The playout policy: :func:`greedy`, and one build in :data:`PLAYOUT_RANDOM` at random."""
+    if g.stage == "call":
+        return CALL if rnd() < 0.3 else CHECK
+    if rnd() < PLAYOUT_RANDOM:
+        return random_build(g.hand[g.turn], rnd)
+    return greedy(g, rnd)
+
+
+def greedy(g: Game, noise) -> tuple:
     """The greedy player, seeing only its hand and the table.
 
     Checking: it lets the other attack (the counter sees the attack). Attacking:
@@ -510,7 +546,6 @@ def greedy_move(g: Game, rng: random.Random) -> tuple:
     if g.stage == "call":
         return CHECK
     moves = builds(g.hand[seat])
-    noise = rng.random
     if g.stage == "attack":
         return min(moves, key=lambda m: (len(m[2]), -lifespan(m[0], m[1]), noise()))
     other = 1 - seat
@@ -526,3 +561,55 @@ def greedy_move(g: Game, rng: random.Random) -> tuple:
     if winning:
         return min(winning, key=lambda m: (len(m[2]), sum(MAX[c] for c in m[2]), noise()))
     return min(moves, key=lambda m: (len(m[2]), MAX[m[0]] + sum(MAX[c] for c in m[2]), noise()))
+
+
+def random_move(g: Game, rng: random.Random) -> tuple:
+    """The random player of the benchmark (and of the playouts): :func:`random_build`, or a
+    call or check at even odds."""
+    if g.stage == "call":
+        return CALL if rng.random() < 0.5 else CHECK
+    return random_build(g.hand[g.turn], rng.random)
+
+
+# ---- the solo seat ------------------------------------------------------------------------------
+class LifeforcePlayer:
+    """A seat of Lifeforce Battle played by search (:func:`companion.solo.search.search`).
+
+    It decides a whole build at once (the animal, low or max, the support) and, after
+    winning a battle, whether to call or check.  It knows the engine's state — all of it
+    public in Lifeforce — and its own :attr:`hand` (card ids; the caller keeps it, at a
+    real table from the hand pad), and nothing else.  ``seconds`` bounds the thinking per
+    decision; ``iterations`` bounds it by deals instead (for tests that must not depend on
+    the machine).  ``seed`` makes its choices repeatable.
+    """
+
+    def __init__(self, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
+        self.seat = seat
+        self.seconds = seconds
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        self.hand: list[str] = []
+
+    def choose_move(self, state: dict) -> tuple:
+        """The macro move (see the module's docstring) this seat makes now."""
+        from companion.solo.search import search
+        phase, seat = state["phase"], self.seat
+        if phase == "call":
+            if state["battle_winner"] != seat:
+                raise ValueError("this seat did not win the battle")
+        elif phase not in ("attack", "counter") or state["turn"] != seat:
+            raise ValueError("it is not this seat's turn to place cards")
+        elif state["duels"][-1]["animal"][seat] is not None or state["duels"][-1]["support"][seat]:
+            raise ValueError("this seat has already placed cards in this duel")
+        info = InfoSet(state, seat, self.hand)
+        if phase != "call":
+            options = builds(info.hand)
+            if len(options) == 1:
+                return options[0]
+        before = [len(info.grave[0]), len(info.grave[1])]
+        return search(info.sample, seat, lambda g: battle_value(g, seat, before), self.rng,
+                      iterations=self.iterations, seconds=self.seconds)
+
+    def choose(self, state: dict) -> list[dict]:
+        """The engine actions of :meth:`choose_move`, in the order they are made."""
+        return to_actions(self.seat, self.choose_move(state))
