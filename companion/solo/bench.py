@@ -1,7 +1,9 @@
 """`companion bench solo`: how well the solo player plays, and how long it thinks.
 
-Whole games of Sam's Battle Game between the solo player and a random player,
-then a greedy one (:func:`companion.solo.sams.greedy_move`), seats alternating.
+Whole games of Sam's Battle Game or Lifeforce Battle between the solo player and
+a random player, then a greedy one (:func:`companion.solo.sams.greedy_move`,
+:func:`companion.solo.lifeforce.greedy_move`), seats alternating.  A draw
+(Lifeforce: both run out of cards at once) counts as not won.
 The table is the fast full-information model (it deals the real cards); every
 move also goes through the rules engine, and the solo player sees only the
 engine's view for its seat plus its own hand, as at a real table.
@@ -105,7 +107,12 @@ def play_lifeforce_game(seed: int, solo_seat: int, opponent, think: float | None
         table.apply(move)
 
 
-def bench_solo(game: str = "sams", games: int = 200, think: float | None = 0.03,
+# seconds of thought per decision by default: a Lifeforce game asks the solo seat about 50
+# decisions (Sam's: 15), so 200 games per opponent take minutes, not an hour
+THINK = {"sams": 0.03, "lifeforce": 0.02}
+
+
+def bench_solo(game: str = "sams", games: int = 200, think: float | None = None,
                iterations: int | None = None, seed: int = 1) -> dict:
     if game not in ("sams", "lifeforce"):
         return {"game": game, "error": "the solo player plays Sam's Battle Game and Lifeforce Battle only"}
@@ -115,6 +122,8 @@ def bench_solo(game: str = "sams", games: int = 200, think: float | None = 0.03,
         play = play_lifeforce_game
     else:
         opponents, play = OPPONENTS, play_game
+    if think is None and iterations is None:
+        think = THINK[game]
     out: dict = {"game": game, "games_per_opponent": games, "think_seconds": think, "iterations": iterations}
     think_times: list[float] = []
     start = time.perf_counter()

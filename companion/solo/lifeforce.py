@@ -170,21 +170,76 @@ class Game:
         else:
             self._resolve()
 
+    def build_randomly(self) -> None:
+        """The seat to move makes :func:`random_build`'s kind of build, unrolled for speed: the
+        hand is shuffled in place (it is a bag) and the build is its tail."""
+        seat = self.turn
+        hand, rnd = self.hand[seat], self.rng.random
+        n = len(hand)
+        for _ in range(4):
+            i = int(rnd() * n)
+            animal = hand[i]
+            hand[i] = hand[n - 1]
+            hand[n - 1] = animal
+            low = LOW[animal]
+            if low and rnd() < 0.5:
+                need, low = low, 1
+            else:
+                need, low = MAX[animal], 0
+            m = n - 1
+            total = 0
+            while m and total < need:
+                k = int(rnd() * m)
+                m -= 1
+                c = hand[k]
+                hand[k] = hand[m]
+                hand[m] = c
+                total += MAX[c]
+            if total >= need:
+                break
+        else:
+            hand.sort(key=MAX.__getitem__)
+            animal = hand[0]
+            low = 1 if LOW[animal] else 0
+            hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
+            m = n - 2
+        support = hand[m:n - 1]
+        self.table[seat] += hand[m:]
+        del hand[m:]
+        if self.record is not None:
+            self.record.append((seat, (animal, low, tuple(support))))
+        self.cur[seat] = animal
+        self.life[seat] = LOW[animal] if low else MAX[animal]
+        if self.stage == "attack":
+            self.stage, self.turn = "counter", 1 - seat
+        else:
+            self._resolve()
+
     def _draw(self, seat: int) -> None:
         """Draw up to 5; an empty deck takes the (shuffled) discard pile first, as the engine's
         ``_draw_both``."""
-        hand, rnd = self.hand[seat], self.rng.random
+        hand = self.hand[seat]
+        need = HAND_SIZE - len(hand)
+        if need <= 0:
+            return
+        rnd = self.rng.random
         deck = self.deck[seat]
-        while len(hand) < HAND_SIZE:
-            if not deck:
+        while need:
+            n = len(deck)
+            if not n:
                 if not self.discard[seat]:
                     return
                 deck = self.deck[seat] = self.discard[seat]
                 self.discard[seat] = []
-            k = int(rnd() * len(deck))
-            hand.append(deck[k])
-            deck[k] = deck[-1]
-            deck.pop()
+                n = len(deck)
+            take = need if need < n else n
+            need -= take
+            for _ in range(take):
+                k = int(rnd() * n)
+                n -= 1
+                hand.append(deck[k])
+                deck[k] = deck[n]
+            del deck[n:]
 
     def _resolve(self) -> None:
         """The engine's ``_resolve``: score the duel, then a stalemate duel or the battle's end."""
@@ -273,8 +328,7 @@ class Game:
             if self.stage == "call":
                 self.call(rnd() < 0.5)
             else:
-                seat = self.turn
-                self._build(seat, *random_build(self.hand[seat], rnd))
+                self.build_randomly()
         self.record = None
         return self.winner
 

@@ -67,7 +67,7 @@ def _play_battle(g: model.Game) -> None:
         if g.stage == "call":
             g.call(rnd() < 0.5)
         else:
-            g._build(g.turn, *model.random_build(g.hand[g.turn], rnd))
+            g.build_randomly()
         if record and record[-1][1] == "battle":
             return
 
