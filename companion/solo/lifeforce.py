@@ -245,38 +245,37 @@ class Game:
         """The engine's ``_resolve``: score the duel, then a stalemate duel or the battle's end."""
         a0, a1 = self.cur
         c0, c1 = COLOUR[a0], COLOUR[a1]
-        s0 = self.life[0] * 2 if STRONG[c0][c1] else self.life[0]
-        s1 = self.life[1] * 2 if STRONG[c1][c0] else self.life[1]
+        life = self.life
         tot = self.tot
-        tot[0] += s0
-        tot[1] += s1
+        tot[0] += life[0] * 2 if STRONG[c0][c1] else life[0]
+        tot[1] += life[1] * 2 if STRONG[c1][c0] else life[1]
         self.duels += 1
         self.cur = [-1, -1]
+        hand = self.hand
         if (c0 in PG and c1 in PG) or tot[0] == tot[1]:
             if self.record is not None:
                 self.record.append((None, "stalemate", tot[:]))
             self.stage, self.turn = "attack", self.starter
+        else:
+            winner = 0 if tot[0] > tot[1] else 1
+            loser = 1 - winner
+            table = self.table
+            self.last_battle = (winner, tot[:], len(table[loser]), len(table[winner]))
+            if self.record is not None:
+                self.record.append((None, "battle", self.last_battle))
+            self.grave[loser] += table[loser]
+            self.discard[winner] += table[winner]
+            self.table = [[], []]
+            self.tot = [0, 0]
+            self.duels = 0
+            self.stage, self.turn, self.battle_winner = "call", None, winner
+        if len(hand[0]) < HAND_SIZE:
             self._draw(0)
+        if len(hand[1]) < HAND_SIZE:
             self._draw(1)
+        if len(hand[0]) < 2 or len(hand[1]) < 2:
             self._out_of_cards()
-            return
-        winner = 0 if tot[0] > tot[1] else 1
-        loser = 1 - winner
-        lost = len(self.table[loser])
-        self.last_battle = (winner, tot[:], lost, len(self.table[winner]))
-        if self.record is not None:
-            self.record.append((None, "battle", self.last_battle))
-        self.grave[loser] += self.table[loser]
-        self.discard[winner] += self.table[winner]
-        self.table = [[], []]
-        self.tot = [0, 0]
-        self.duels = 0
-        self._draw(0)
-        self._draw(1)
-        if self._out_of_cards():
-            return
-        self.stage, self.turn, self.battle_winner = "call", None, winner
-        if self.battle >= self.horizon:
+        elif self.stage == "call" and self.battle >= self.horizon:
             self.phase = "done"
 
     def _out_of_cards(self) -> bool:
@@ -286,7 +285,7 @@ class Game:
             return False
         self.winner = None if short0 and short1 else (1 if short0 else 0)
         self.stage = self.phase = "over"
-        self.turn = None
+        self.turn = self.battle_winner = None
         return True
 
     # ---- random play, fast -------------------------------------------------------------
