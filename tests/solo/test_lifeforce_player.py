@@ -112,3 +112,13 @@ def test_the_greedy_player_counters_with_the_fewest_cards_that_win():
         assert move in pool and len(move[2]) == min(len(m[2]) for m in pool)
         checked += 1
     assert checked >= 5
+
+
+def test_bench_solo_reports_lifeforce_with_the_same_keys_as_sams():
+    from companion.solo.bench import bench_solo
+    out = bench_solo(game="lifeforce", games=1, iterations=15)
+    for key in ("win_rate_vs_random", "win_rate_vs_random_ci95", "win_rate_vs_greedy", "win_rate_vs_greedy_ci95",
+                "think_ms_p50", "think_ms_p95"):
+        assert key in out
+    assert out["moves_thought"] > 10
+    assert "error" in bench_solo(game="chess", games=1)
