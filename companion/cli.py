@@ -69,12 +69,17 @@ def cmd_price(args) -> int:
     """Creature Combat Territory's card designer: what a creature costs, and why."""
     from companion.games.territory.cards import Biomes, CardError
     from companion.games.territory.pricing import price_entry
-    try:
-        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"companion price: {args.file}: {exc}", file=sys.stderr)
+    from companion import validate
+    from companion.cards import MAX_CARD_FILE_BYTES
+    try:                                      # the same bounds as every card file: size, UTF-8, nesting
+        text = validate.read_text(args.file, MAX_CARD_FILE_BYTES, "card file")
+        doc = validate.parse_json(text, args.file)
+        validate.check(doc, {"type": "object", "properties": {"cards": {"type": "array", "items": {
+            "type": "object", "properties": {"attrs": {"type": "object"}}}}}}, args.file, text)
+    except validate.InputError as exc:
+        print(f"companion price: {exc}", file=sys.stderr)
         return 2
-    entries = doc.get("cards", [doc]) if isinstance(doc, dict) else []
+    entries = doc.get("cards", [doc])
     status = 0
     try:
         biomes = Biomes(doc.get("biomes") or [], args.file) if isinstance(doc, dict) else Biomes()
@@ -100,7 +105,7 @@ def _read_store(args):
 
 
 def cmd_export(args) -> int:
-    from companion.session import RecordError, Session, StoreError
+    from companion.session import NotSaved, RecordError, Session, StoreError
     try:
         with _read_store(args) as store:
             session = Session.resume(store, args.game_id)
@@ -108,7 +113,7 @@ def cmd_export(args) -> int:
     except KeyError as exc:
         print(f"companion export: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (StoreError, RecordError) as exc:
+    except (StoreError, RecordError, NotSaved) as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 2
     if args.output == "-":
@@ -124,14 +129,14 @@ def cmd_export(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from companion.session import StoreError
+    from companion.session import NotSaved, StoreError
     if not paths.database_path(paths.data_dir(args.data_dir, create=False)).exists():
         print("no games yet")
         return 0
     try:
         with _read_store(args) as store:
             rows = store.games()
-    except StoreError as exc:
+    except (StoreError, NotSaved) as exc:
         print(f"companion list: {exc}", file=sys.stderr)
         return 2
     if not rows:
@@ -186,7 +191,7 @@ def cmd_bench(args) -> int:
         return 0
     if args.what == "rfid":
         from hardware.bench import bench_rfid
-        _json(bench_rfid(seconds=args.seconds))
+        _json(bench_rfid(seconds=args.seconds, plays=args.plays))
         return 0
     if args.what == "leds":
         from hardware.led_bench import bench_leds
@@ -338,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
+    b.add_argument("--plays", type=_positive_int, default=1000,
+                   help="simulated plays per game table and spidev overhead (bench rfid)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
     b.set_defaults(func=cmd_bench)

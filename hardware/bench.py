@@ -377,7 +377,7 @@ def _child_late_sleeps(conn) -> None:
     conn.close()
 
 
-def busy_ui(seconds: float = 1.0) -> dict:
+def busy_ui() -> dict:
     """A 300 µs sleep of the poll loop while a Python thread (a busy UI) spins: same process vs reader process."""
     import multiprocessing
     import threading

@@ -192,6 +192,9 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
 
     say("")
     say(f"Pads: {', '.join(prof.pads)}")
+    from hardware.readers import reading_plan
+    plan = reading_plan(prof)
+    say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
     working = [r for r in readers if r.ok]
     if working or any(b.connected for b in bridges):
         say("")
@@ -203,6 +206,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         while True:
             for r in working:
                 uids = r.poll()
+                r.rest()                   # a switched reader's field goes off again (docs/hardware/tables.md)
                 polls += 1
                 if uids is None:
                     continue

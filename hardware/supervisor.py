@@ -25,6 +25,7 @@ from the app's threads.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -193,7 +194,6 @@ class SupervisedTable(TableSource):
 
     # -- the supervisor thread --------------------------------------------------------------------
     def _supervise(self) -> None:
-        first = True
         while not self._closing.is_set():
             parent, child = self._ctx.Pipe()
             proc = self._ctx.Process(target=_child, args=(self._build, self._args, child),
@@ -203,8 +203,7 @@ class SupervisedTable(TableSource):
             with self._lock:
                 self._conn, self._proc, self.pid = parent, proc, proc.pid
             self._record("running")
-            reason = self._listen(parent, first)
-            first = False
+            reason = self._listen(parent)
             proc.join(timeout=2)
             if proc.is_alive():
                 proc.kill()
@@ -220,6 +219,12 @@ class SupervisedTable(TableSource):
             if reason == "failed":
                 self._opened.set()
                 break
+            if not self._opened.is_set():
+                # it died before its readers were open: a fault to report, not a child to restart
+                self._problems = [f"the reader process stopped while opening the readers: "
+                                  f"{reason or _describe_exit(proc.exitcode)}"]
+                self._opened.set()
+                break
             self.restarts += 1
             self.last_failure = reason or _describe_exit(proc.exitcode)
             self._record("restarting")
@@ -231,14 +236,18 @@ class SupervisedTable(TableSource):
             return
         import json
         from pathlib import Path
+        path = Path(self.status_path)
+        partial = path.with_name(path.name + ".part")
         try:
-            Path(self.status_path).write_text(json.dumps(
+            # written aside and renamed, so `companion doctor` never reads half a file
+            partial.write_text(json.dumps(
                 {"state": state, "pid": self.pid, "restarts": self.restarts, "last_failure": self.last_failure,
                  "at": time.strftime("%Y-%m-%d %H:%M:%S")}), encoding="utf-8")
+            os.replace(partial, path)
         except OSError:
             pass                              # a read-only data dir must not stop reading
 
-    def _listen(self, conn, first: bool) -> str | None:
+    def _listen(self, conn) -> str | None:
         """Handle the child's messages until it ends; returns why it ended (None: look at the exit code)."""
         reason = None
         while True:

@@ -76,3 +76,18 @@ def test_cards_lifted_while_the_process_was_down_are_reported_gone():
         assert [(e.pad, e.kind) for e in events] == [("n-attacker", SEEN), ("n-attacker", GONE)]
     finally:
         table.close()
+
+
+def _broken_build(profile):
+    raise OSError("spidev0.0 vanished")
+
+
+def test_a_reader_process_that_dies_while_opening_is_a_problem_not_a_restart_loop():
+    profile = load_profile(TABLES / "table-2pad.toml")
+    table = SupervisedTable(_broken_build, (profile,), restart_delay_s=0.1)
+    try:
+        problems = table.wait_opened(timeout=20)
+        assert problems == ["the reader process stopped while opening the readers: OSError: spidev0.0 vanished"]
+        assert table.restarts == 0
+    finally:
+        table.close()

@@ -73,3 +73,23 @@ def test_doctor_shows_the_reader_process_last_word(tmp_path, monkeypatch):
     doctor(profile=TABLES / "table-2pad.toml", seconds=0.1, out=out, emulate=True)
     assert ("Reader process of the companion: running (pid 4242, at 2026-11-23 12:00:00); restarted 2 time(s), "
             "last because: killed by signal SIGKILL") in out.getvalue()
+
+
+def test_a_person_can_skip_pads_and_the_report_says_so(tmp_path):
+    """The console builder: Enter does a step, 's' skips the pad; skipped pads are marked in the report."""
+    from companion.table import load_profile
+    from hardware.bench import profile_table
+    from hardware.emulator.chip import HOST_OVERHEAD_S
+    from hardware.walkthrough import ConsoleBuilder, Walkthrough, markdown
+    profile = load_profile(_profile(tmp_path, 9))
+    table = profile_table(profile, overhead=HOST_OVERHEAD_S)
+    answers = iter(["s", "", "", "", "", "s"])        # skip a; b: one card (none laid), stack, taps, across; skip c
+    out = io.StringIO()
+    builder = ConsoleBuilder(out, ask=lambda prompt: next(answers))
+    builder.tap_window = lambda: (5, 1e9)
+    report = Walkthrough(table, profile, builder, out, clock=lambda: table.model.now).run()
+    table.close()
+    assert report["pads"]["a"]["skipped"] and report["pads"]["c"]["skipped"]
+    assert report["pads"]["b"]["read_rate"] == 0.0                  # nobody put a card down
+    assert "| a | skipped |" in markdown(report)
+    assert any("pad b: a lone card is read in only 0%" in a for a in report["advice"])
