@@ -124,7 +124,7 @@ class Game:
     def apply(self, move: tuple) -> None:
         """Make ``move`` for the seat to move (mutates; copy first to keep the old game)."""
         if self.stage == "call":
-            self.call(move is CALL or move == CALL)
+            self.call(move == CALL)
             return
         animal, low, support = move
         self._build(self.turn, animal, low, support)
