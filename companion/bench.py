@@ -62,16 +62,24 @@ def bench_engine(name: str, seconds: float = 2.0) -> dict:
 
 def bench_fast_path(name: str, seconds: float = 2.0) -> dict | None:
     """Whole random games on the solo player's fast model, the path its search plays out."""
-    if name != "sams":
+    if name == "sams":
+        from companion.solo.sams import random_games
+        path = "companion.solo.sams.Game.play_round_randomly (used by the solo player's search)"
+    elif name == "lifeforce":
+        from companion.solo.lifeforce import random_games
+        path = ("companion.solo.lifeforce.Game (random builds; the solo player's search plays its battles "
+                "out on the same model with a greedy policy)")
+    else:
         return None
-    from companion.solo.sams import random_games
     n = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         n += random_games(50, seed=n + 1)
-    elapsed = time.perf_counter() - start
-    return {"path": "companion.solo.sams.Game.play_round_randomly (used by the solo player's search)",
-            "games_per_second": round(n / elapsed, 1), "units_completed": n, "seconds": round(elapsed, 3)}
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    # per CPU second too: on a shared machine the wall clock counts the other processes' time
+    return {"path": path, "games_per_second": round(n / elapsed, 1),
+            "games_per_cpu_second": round(n / cpu, 1) if cpu > 0 else None, "units_completed": n,
+            "seconds": round(elapsed, 3)}
 
 
 def bench_engines(seconds: float = 2.0, only: str | None = None) -> dict:

@@ -345,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
     b.add_argument("--plays", type=_positive_int, default=1000,
                    help="simulated plays per game table and spidev overhead (bench rfid)")
-    b.add_argument("--think", type=float, default=0.03, help="seconds of thought per move (bench solo)")
+    b.add_argument("--think", type=float, default=None,
+                   help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")

@@ -1,7 +1,9 @@
 """`companion bench solo`: how well the solo player plays, and how long it thinks.
 
-Whole games of Sam's Battle Game between the solo player and a random player,
-then a greedy one (:func:`companion.solo.sams.greedy_move`), seats alternating.
+Whole games of Sam's Battle Game or Lifeforce Battle between the solo player and
+a random player, then a greedy one (:func:`companion.solo.sams.greedy_move`,
+:func:`companion.solo.lifeforce.greedy_move`), seats alternating.  A draw
+(Lifeforce: both run out of cards at once) counts as not won.
 The table is the fast full-information model (it deals the real cards); every
 move also goes through the rules engine, and the solo player sees only the
 engine's view for its seat plus its own hand, as at a real table.
@@ -70,18 +72,66 @@ def play_game(seed: int, solo_seat: int, opponent, think: float | None, iteratio
         table.next_round()
 
 
-def bench_solo(game: str = "sams", games: int = 200, think: float | None = 0.03,
+def play_lifeforce_game(seed: int, solo_seat: int, opponent, think: float | None, iterations: int | None,
+                        think_times: list[float]) -> int | None:
+    """One whole game of Lifeforce Battle; returns the winner's seat (None: a draw).
+
+    The fast model deals and keeps the hands; its record (builds, calls, resolved duels)
+    drives the engine, whose state is all the solo player sees besides its own hand."""
+    from companion.games.lifeforce import RULES as rules, sample_decks
+    from companion.solo import lifeforce as lf
+    decks = sample_decks()
+    rng = random.Random(seed)
+    table = lf.new_game(seed, decks)
+    table.record = record = []
+    state = rules.setup({"decks": decks}, seed)
+    solo = lf.LifeforcePlayer(solo_seat, seconds=think, iterations=iterations, seed=seed)
+    table.start(rng.randrange(2))
+    fed = 0
+    while True:
+        for seat, what, *_ in record[fed:]:
+            for action in lf.to_actions(seat, what):
+                state, _ = rules.apply(state, action)
+        fed = len(record)
+        if table.stage == "over":
+            assert state["winner"] == table.winner, "engine and fast model disagree"
+            return table.winner
+        seat = table.to_move()
+        if seat == solo_seat:
+            solo.hand = [lf.card_id(c) for c in table.hand[seat]]
+            t0 = time.perf_counter()
+            move = solo.choose_move(state)
+            think_times.append(time.perf_counter() - t0)
+        else:
+            move = opponent(table, rng)
+        table.apply(move)
+
+
+# seconds of thought per decision by default: a Lifeforce game asks the solo seat about 50
+# decisions (Sam's: 15), so 200 games per opponent take minutes, not an hour
+THINK = {"sams": 0.03, "lifeforce": 0.02}
+
+
+def bench_solo(game: str = "sams", games: int = 200, think: float | None = None,
                iterations: int | None = None, seed: int = 1) -> dict:
-    if game != "sams":
-        return {"game": game, "error": "the solo player plays Sam's Battle Game only so far"}
+    if game not in ("sams", "lifeforce"):
+        return {"game": game, "error": "the solo player plays Sam's Battle Game and Lifeforce Battle only"}
+    if game == "lifeforce":
+        from companion.solo import lifeforce as lf
+        opponents = {"random": lf.random_move, "greedy": lf.greedy_move}
+        play = play_lifeforce_game
+    else:
+        opponents, play = OPPONENTS, play_game
+    if think is None and iterations is None:
+        think = THINK[game]
     out: dict = {"game": game, "games_per_opponent": games, "think_seconds": think, "iterations": iterations}
     think_times: list[float] = []
     start = time.perf_counter()
-    for name, opponent in OPPONENTS.items():
+    for name, opponent in opponents.items():
         wins = 0
         for i in range(games):
             solo_seat = i % 2
-            wins += play_game(seed + i, solo_seat, opponent, think, iterations, think_times) == solo_seat
+            wins += play(seed + i, solo_seat, opponent, think, iterations, think_times) == solo_seat
         out[f"win_rate_vs_{name}"] = round(wins / games, 4)
         out[f"win_rate_vs_{name}_ci95"] = wilson(wins, games)
     think_times.sort()

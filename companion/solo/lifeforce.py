@@ -1,0 +1,668 @@
+"""Lifeforce Battle as the solo player's search sees it: small, fast, complete.
+
+The rules engine (:mod:`companion.games.lifeforce.rules`) knows a hand only as a
+count.  A player that thinks needs the cards, so this module keeps a second,
+full-information model of one game — per seat the deck (an unordered bag: a
+draw takes a uniformly random card of it, which is what the top card of a
+shuffled deck is), the hand, the discard pile, the graveyard and the cards in
+the current battle — as flat lists of small ints.  ``tests/solo/
+test_lifeforce_model.py`` feeds its random games back through the engine,
+which must accept every action and agree on every battle, every pile and the
+winner, so the two cannot drift apart silently.
+
+Cards are indices into :data:`companion.games.lifeforce.animals.ORDER`.
+
+Moves are *macro moves*, one decision of the search each:
+
+* building (attack or counter): ``(animal, low, support)`` — the animal, 1 if
+  it declares "low" (0: "max", or a single lifespan), and the support cards as
+  a sorted tuple.  The engine's actions for it are play_animal, declare (for a
+  ranged animal), one support per card, done (:func:`to_actions`).  For each
+  animal and mode :meth:`Game.moves` offers at most two support sets, the
+  *fewest* cards (then the lowest total) and the *cheapest* (lowest total of
+  maximum lifespans, then fewest cards) that reach the declared lifespan:
+  support adds no strength, it only costs cards, so no other set is worth
+  searching.
+* the battle's winner: ``("call",)`` (attack next) or ``("check",)``.
+
+``phase`` is what the search looks at: "play" while the game goes on up to
+its ``horizon`` (a battle number), "done" once that battle is decided, "over"
+at the end of the game.  A whole game has no horizon.  Resolving a duel needs
+no decision, so it happens inside :meth:`Game.apply` (the engine's "resolve").
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from companion.games.lifeforce import animals as catalogue
+from companion.games.lifeforce.decks import DECK_SIZE, sample_decks
+from companion.games.lifeforce.rules import HAND_SIZE
+
+COLOUR_INDEX = {c: i for i, c in enumerate(catalogue.COLOURS)}          # red … green; purple, green ≥ 4
+PG = frozenset(COLOUR_INDEX[c] for c in catalogue.STALEMATE_COLOURS)
+# STRONG[a][b]: colour a doubles against colour b
+STRONG = [[catalogue.STRONG_AGAINST.get(a) == b for b in catalogue.COLOURS] for a in catalogue.COLOURS]
+
+# per card index: maximum lifespan, low lifespan (0: no range), colour; grown by _catalogue()
+MAX: list[int] = []
+LOW: list[int] = []
+COLOUR: list[int] = []
+INDEX: dict[str, int] = {}
+CALL, CHECK = ("call",), ("check",)
+NO_HORIZON = 1 << 30
+
+
+def _catalogue() -> None:
+    """Bring the per-card tables up to the catalogue (players' own cards are registered at setup)."""
+    for card_id in catalogue.ORDER[len(MAX):]:
+        beast = catalogue.ANIMALS[card_id]
+        INDEX[card_id] = len(MAX)
+        MAX.append(beast.lifespan_max)
+        LOW.append(beast.lifespan_low or 0)
+        COLOUR.append(COLOUR_INDEX[beast.colour])
+
+
+_catalogue()
+
+
+def card_id(card: int) -> str:
+    return catalogue.ORDER[card]
+
+
+def lifespan(card: int, low: int) -> int:
+    return LOW[card] if low and LOW[card] else MAX[card]
+
+
+class Game:
+    """One whole game of Lifeforce Battle with every card's place known.
+
+    ``stage`` is the engine's phase: "setup", "attack", "counter", "call" or
+    "over" ("resolve" never lasts).  ``tot`` is the battle's running sum of
+    effective strengths per seat; ``cur`` the animal (or -1) and ``life`` its
+    declared lifespan per seat in the current duel; ``table`` every card of the
+    battle per seat.
+    """
+
+    __slots__ = ("deck", "hand", "discard", "grave", "table", "cur", "life", "tot", "stage", "phase", "turn",
+                 "starter", "battle", "battle_winner", "winner", "horizon", "mulliganed", "rng", "record",
+                 "duels", "last_battle", "searcher")
+
+    def copy(self) -> "Game":
+        g = Game.__new__(Game)
+        g.deck = [self.deck[0][:], self.deck[1][:]]
+        g.hand = [self.hand[0][:], self.hand[1][:]]
+        g.discard = [self.discard[0][:], self.discard[1][:]]
+        g.grave = [self.grave[0][:], self.grave[1][:]]
+        g.table = [self.table[0][:], self.table[1][:]]
+        g.cur, g.life, g.tot, g.mulliganed = self.cur[:], self.life[:], self.tot[:], self.mulliganed[:]
+        for name in ("stage", "phase", "turn", "starter", "battle", "battle_winner", "winner", "horizon",
+                     "rng", "duels", "last_battle", "searcher"):
+            setattr(g, name, getattr(self, name))
+        g.record = None
+        return g
+
+    # ---- whose move and what it may be ------------------------------------------
+    def to_move(self) -> int | None:
+        if self.stage == "call":
+            return self.battle_winner
+        return self.turn if self.stage in ("attack", "counter") else None
+
+    def moves(self) -> list[tuple]:
+        """The moves of the seat to move.  In a game dealt for the search (``searcher`` set),
+        the other seat has one: its playout policy's, for it knows its hand and the search
+        does not (a tree of its every reply, shared over deals of different hands, would
+        make it play as if it could not see its own cards)."""
+        seat = self.to_move()
+        if self.searcher is not None and seat != self.searcher:
+            return [policy_move(self, self.rng.random)]
+        if self.stage == "call":
+            return [CALL, CHECK]
+        return builds(self.hand[seat])
+
+    # ---- making them ---------------------------------------------------------------
+    def apply(self, move: tuple) -> None:
+        """Make ``move`` for the seat to move (mutates; copy first to keep the old game)."""
+        if self.stage == "call":
+            self.call(move == CALL)
+            return
+        animal, low, support = move
+        self._build(self.turn, animal, low, support)
+
+    def call(self, call: bool) -> None:
+        seat = self.battle_winner
+        if self.record is not None:
+            self.record.append((seat, "call" if call else "check"))
+        self.starter = self.turn = seat if call else 1 - seat
+        self.battle += 1
+        self.battle_winner = None
+        self.stage = "attack"
+
+    def start(self, first_attacker: int) -> None:
+        """Rock-paper-scissors is over: ``first_attacker`` begins battle 1."""
+        if self.record is not None:
+            self.record.append((first_attacker, "first_attacker"))
+        self.starter = self.turn = first_attacker
+        self.battle, self.stage = 1, "attack"
+
+    def mulligan(self, seat: int) -> None:
+        """The hand goes back into the deck and 5 new cards are drawn (once, before battle 1)."""
+        if self.record is not None:
+            self.record.append((seat, "mulligan"))
+        self.deck[seat] += self.hand[seat]
+        self.hand[seat] = []
+        self.mulliganed[seat] = True
+        self._draw(seat)
+
+    def _build(self, seat: int, animal: int, low: int, support) -> None:
+        hand, table = self.hand[seat], self.table[seat]
+        hand.remove(animal)
+        table.append(animal)
+        for c in support:
+            hand.remove(c)
+            table.append(c)
+        if self.record is not None:
+            self.record.append((seat, (animal, low, tuple(support))))
+        self.cur[seat] = animal
+        self.life[seat] = LOW[animal] if low and LOW[animal] else MAX[animal]
+        if self.stage == "attack":
+            self.stage, self.turn = "counter", 1 - seat
+        else:
+            self._resolve()
+
+    def build_randomly(self) -> None:
+        """The seat to move makes :func:`random_build`'s kind of build, unrolled for speed: the
+        hand is shuffled in place (it is a bag) and the build is its tail."""
+        seat = self.turn
+        hand, rnd = self.hand[seat], self.rng.random
+        n = len(hand)
+        for _ in range(4):
+            i = int(rnd() * n)
+            animal = hand[i]
+            hand[i] = hand[n - 1]
+            hand[n - 1] = animal
+            low = LOW[animal]
+            if low and rnd() < 0.5:
+                need, low = low, 1
+            else:
+                need, low = MAX[animal], 0
+            m = n - 1
+            total = 0
+            while m and total < need:
+                k = int(rnd() * m)
+                m -= 1
+                c = hand[k]
+                hand[k] = hand[m]
+                hand[m] = c
+                total += MAX[c]
+            if total >= need:
+                break
+        else:
+            hand.sort(key=MAX.__getitem__)
+            animal = hand[0]
+            low = 1 if LOW[animal] else 0
+            hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
+            m = n - 2
+        support = hand[m:n - 1]
+        self.table[seat] += hand[m:]
+        del hand[m:]
+        if self.record is not None:
+            self.record.append((seat, (animal, low, tuple(support))))
+        self.cur[seat] = animal
+        self.life[seat] = LOW[animal] if low else MAX[animal]
+        if self.stage == "attack":
+            self.stage, self.turn = "counter", 1 - seat
+        else:
+            self._resolve()
+
+    def _draw(self, seat: int) -> None:
+        """Draw up to 5; an empty deck takes the (shuffled) discard pile first, as the engine's
+        ``_draw_both``."""
+        hand = self.hand[seat]
+        need = HAND_SIZE - len(hand)
+        if need <= 0:
+            return
+        rnd = self.rng.random
+        deck = self.deck[seat]
+        while need:
+            n = len(deck)
+            if not n:
+                if not self.discard[seat]:
+                    return
+                deck = self.deck[seat] = self.discard[seat]
+                self.discard[seat] = []
+                n = len(deck)
+            take = need if need < n else n
+            need -= take
+            for _ in range(take):
+                k = int(rnd() * n)
+                n -= 1
+                hand.append(deck[k])
+                deck[k] = deck[n]
+            del deck[n:]
+
+    def _resolve(self) -> None:
+        """The engine's ``_resolve``: score the duel, then a stalemate duel or the battle's end."""
+        a0, a1 = self.cur
+        c0, c1 = COLOUR[a0], COLOUR[a1]
+        life = self.life
+        tot = self.tot
+        tot[0] += life[0] * 2 if STRONG[c0][c1] else life[0]
+        tot[1] += life[1] * 2 if STRONG[c1][c0] else life[1]
+        self.duels += 1
+        self.cur = [-1, -1]
+        hand = self.hand
+        if (c0 in PG and c1 in PG) or tot[0] == tot[1]:
+            if self.record is not None:
+                self.record.append((None, "stalemate", tot[:]))
+            self.stage, self.turn = "attack", self.starter
+        else:
+            winner = 0 if tot[0] > tot[1] else 1
+            loser = 1 - winner
+            table = self.table
+            self.last_battle = (winner, tot[:], len(table[loser]), len(table[winner]))
+            if self.record is not None:
+                self.record.append((None, "battle", self.last_battle))
+            self.grave[loser] += table[loser]
+            self.discard[winner] += table[winner]
+            self.table = [[], []]
+            self.tot = [0, 0]
+            self.duels = 0
+            self.stage, self.turn, self.battle_winner = "call", None, winner
+        if len(hand[0]) < HAND_SIZE:
+            self._draw(0)
+        if len(hand[1]) < HAND_SIZE:
+            self._draw(1)
+        if len(hand[0]) < 2 or len(hand[1]) < 2:
+            self._out_of_cards()
+        elif self.stage == "call" and self.battle >= self.horizon:
+            self.phase = "done"
+
+    def _out_of_cards(self) -> bool:
+        """After drawing: fewer than 2 cards in hand (an animal needs support) loses; both: a draw."""
+        short0, short1 = len(self.hand[0]) < 2, len(self.hand[1]) < 2
+        if not (short0 or short1):
+            return False
+        self.winner = None if short0 and short1 else (1 if short0 else 0)
+        self.stage = self.phase = "over"
+        self.turn = self.battle_winner = None
+        return True
+
+    # ---- random play, fast -------------------------------------------------------------
+    def play_round_randomly(self) -> None:
+        """Play the current battle to its end with the playout policy (:func:`policy_move`),
+        stalemate duels included, a call or check first when the decision is one: the
+        search's playout."""
+        if self.phase != "play":
+            return
+        rnd = self.rng.random
+        started = self.stage != "call"
+        while self.phase == "play":
+            if self.stage == "call":
+                if started:
+                    return
+                started = True
+                self.call(rnd() < 0.5)
+            else:
+                self._build(self.turn, *policy_move(self, rnd))
+
+    def play_game_randomly(self, record: list | None = None, mulligan_one_in: int = 10) -> int | None:
+        """A whole random game from setup; returns the winner (None: a draw).
+
+        ``record`` collects ``(seat, what)``: "mulligan", "first_attacker", a
+        build ``(animal, low, support)``, "call"/"check", and ``(None,
+        "stalemate", totals)`` / ``(None, "battle", (winner, totals, to
+        graveyard, to discard))`` when a duel is resolved; :func:`to_actions`
+        turns the seat's entries into the engine's actions.
+        """
+        self.record = record
+        self.horizon = NO_HORIZON
+        rnd = self.rng.random
+        if self.stage == "setup":
+            for seat in (0, 1):
+                if rnd() * mulligan_one_in < 1:
+                    self.mulligan(seat)
+            self.start(int(rnd() * 2))
+        while self.stage != "over":
+            if self.stage == "call":
+                self.call(rnd() < 0.5)
+            else:
+                self.build_randomly()
+        self.record = None
+        return self.winner
+
+
+_BUILDS: dict[tuple, list[tuple]] = {}
+
+
+def builds(hand: list[int]) -> list[tuple]:
+    """The macro moves of a seat building with ``hand``: per animal and mode the fewest and the
+    cheapest support that reach its lifespan.  (Remembered per hand: the search asks often.)"""
+    key = tuple(sorted(hand))
+    found = _BUILDS.get(key)
+    if found is None:
+        if len(_BUILDS) > 100_000:
+            _BUILDS.clear()
+        found = _BUILDS[key] = _builds(list(key))
+    return found
+
+
+def _builds(hand: list[int]) -> list[tuple]:
+    out = []
+    seen = set()
+    n = len(hand)
+    for i in range(n):
+        animal = hand[i]
+        others = hand[:i] + hand[i + 1:]
+        # every subset of the others: (cards, total, tuple)
+        subsets = []
+        m = len(others)
+        for mask in range(1, 1 << m):
+            total = 0
+            chosen = []
+            for j in range(m):
+                if mask >> j & 1:
+                    total += MAX[others[j]]
+                    chosen.append(others[j])
+            subsets.append((len(chosen), total, chosen))
+        for low in ((0, 1) if LOW[animal] else (0,)):
+            need = LOW[animal] if low else MAX[animal]
+            fit = [s for s in subsets if s[1] >= need]
+            if not fit:
+                continue
+            fewest = min(fit, key=lambda s: (s[0], s[1]))
+            cheapest = min(fit, key=lambda s: (s[1], s[0]))
+            for s in (fewest, cheapest):
+                move = (animal, low, tuple(sorted(s[2])))
+                if move not in seen:
+                    seen.add(move)
+                    out.append(move)
+    return out
+
+
+def random_build(hand: list[int], rnd) -> tuple[int, int, tuple]:
+    """A random player's build: a random animal, a random mode if it has a range, then random
+    support cards until the lifespan is reached (another animal when the rest cannot reach it).
+
+    With two cards a build always exists: the one with the lower maximum (said low) attacks
+    and the other supports it (the engine's ``_can_support``)."""
+    n = len(hand)
+    for _ in range(4):
+        i = int(rnd() * n)
+        animal = hand[i]
+        low = 1 if LOW[animal] and rnd() < 0.5 else 0
+        need = LOW[animal] if low else MAX[animal]
+        others = hand[:i] + hand[i + 1:]
+        total = 0
+        support = []
+        while others and total < need:
+            k = int(rnd() * len(others))
+            c = others[k]
+            others[k] = others[-1]
+            others.pop()
+            support.append(c)
+            total += MAX[c]
+        if total >= need:
+            return animal, low, tuple(support)
+    ordered = sorted(hand, key=MAX.__getitem__)
+    return ordered[0], 1 if LOW[ordered[0]] else 0, (ordered[-1],)
+
+
+def new_game(seed: int, decks: list[list[str]] | None = None) -> Game:
+    """A fresh game in setup: each seat's 50 cards in its deck, 5 of them drawn."""
+    _catalogue()
+    decks = decks or sample_decks()
+    g = Game.__new__(Game)
+    g.rng = random.Random(seed)
+    g.deck = [[INDEX[c] for c in decks[0]], [INDEX[c] for c in decks[1]]]
+    g.hand = [[], []]
+    g.discard, g.grave, g.table = [[], []], [[], []], [[], []]
+    g.cur, g.life, g.tot = [-1, -1], [0, 0], [0, 0]
+    g.stage, g.phase, g.turn, g.starter = "setup", "play", None, None
+    g.battle, g.battle_winner, g.winner, g.horizon = 0, None, None, NO_HORIZON
+    g.mulliganed, g.record, g.duels, g.last_battle, g.searcher = [False, False], None, 0, None, None
+    g._draw(0)
+    g._draw(1)
+    return g
+
+
+def random_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` whole random games on the fast path (what ``bench engines`` times)."""
+    decks = sample_decks()
+    for i in range(n):
+        new_game(seed + i, decks).play_game_randomly()
+    return n
+
+
+def to_actions(seat: int | None, what) -> list[dict]:
+    """The engine's actions for one entry of a record (or a move of seat ``seat``)."""
+    if seat is None:                               # a duel resolved: the engine needs the resolve
+        return [{"type": "resolve", "seat": 0}]
+    if isinstance(what, str):
+        return [{"type": what, "seat": seat}]
+    if what in (CALL, CHECK):
+        return [{"type": what[0], "seat": seat}]
+    animal, low, support = what
+    actions = [{"type": "play_animal", "seat": seat, "card": card_id(animal)}]
+    if LOW[animal]:
+        actions.append({"type": "declare", "seat": seat, "mode": "low" if low else "max"})
+    actions += [{"type": "support", "seat": seat, "card": card_id(c)} for c in support]
+    actions.append({"type": "done", "seat": seat})
+    return actions
+
+
+def from_actions(actions: list[dict]) -> tuple:
+    """The macro move of :func:`to_actions`' actions for a build or a call (the player's answer)."""
+    first = actions[0]
+    if first["type"] in ("call", "check"):
+        return (first["type"],)
+    animal = INDEX[first["card"]]
+    low = int(any(a["type"] == "declare" and a["mode"] == "low" for a in actions))
+    return animal, low, tuple(sorted(INDEX[a["card"]] for a in actions if a["type"] == "support"))
+
+
+# ---- what one seat may know ---------------------------------------------------------------
+class InfoSet:
+    """Everything ``seat`` may know of a game, and :meth:`sample` to guess the rest.
+
+    Lifeforce has no face-down cards on the table: the engine's state is all
+    public (cards on the battle stage, the graveyards, the discard piles until
+    they are shuffled back, and the counts).  The seat also knows its own hand.
+    The only unknown is which of the opponent's cards are in its hand and
+    which in its deck.  Those cards are the opponent's **deck list** (the
+    ``decks`` setup option, registered so the companion can refuse a card that
+    is not in a player's deck or is in a known pile) minus its graveyard,
+    discard pile and battle stage — the engine's ``_available``.  Using the
+    opponent's list is a choice: a player who saw the other's deck at
+    registration knows it; without it the search would have to guess from the
+    whole catalogue.  :meth:`sample` deals the opponent's hand at random from
+    those cards and leaves the rest in its deck; the seat's own deck is known
+    as a set (its list minus its hand and piles), and a draw takes a random
+    card of it.
+
+    It is built from the engine's state and the seat's hand alone: the state
+    never holds a hand, so two games that differ only in the opponent's hand
+    give the same information set.
+    """
+
+    def __init__(self, state: dict, seat: int, hand: list[str]):
+        _catalogue()
+        self.seat = seat
+        self.hand = [INDEX[c] for c in hand]
+        decks = state["options"]["decks"]
+        self.grave, self.discard, self.deck = [], [], []
+        for s in (0, 1):
+            bit_of = catalogue.BIT
+            self.grave.append([INDEX[c] for c in decks[s] if bit_of[c] & state["graveyard"][s]])
+            self.discard.append([INDEX[c] for c in decks[s] if bit_of[c] & state["discard"][s]])
+            out = state["graveyard"][s] | state["discard"][s] | state["table"][s]
+            self.deck.append([INDEX[c] for c in decks[s] if not bit_of[c] & out])
+        own = set(self.hand)
+        self.deck[seat] = [c for c in self.deck[seat] if c not in own]
+        self.unseen = self.deck[1 - seat]            # the opponent's hand and deck, in some order
+        self.opponent_hand = state["hand"][1 - seat]
+        # the battle on the table
+        self.table = [[], []]
+        self.cur, self.life, self.tot = [-1, -1], [0, 0], [0, 0]
+        duels = state["duels"]
+        for d in duels:
+            for s in (0, 1):
+                if d["animal"][s] is not None:
+                    self.table[s].append(INDEX[d["animal"][s]])
+                self.table[s] += [INDEX[c] for c in d["support"][s]]
+            if "strength" in d:
+                self.tot = [self.tot[0] + d["strength"][0], self.tot[1] + d["strength"][1]]
+        if duels:
+            last = duels[-1]
+            for s in (0, 1):
+                if last["animal"][s] is not None and "strength" not in last:
+                    animal = INDEX[last["animal"][s]]
+                    self.cur[s] = animal
+                    self.life[s] = lifespan(animal, last["mode"][s] == "low")
+        self.n_duels = sum("strength" in d for d in duels)
+        self.header = (state["phase"], state["turn"], state["starter"], state["battle"], state["battle_winner"],
+                       list(state["mulliganed"]))
+
+    def sample(self, rng: random.Random) -> Game:
+        """One full game consistent with this information set, its horizon the end of the
+        battle being fought (of the next one, when the decision is a call or check)."""
+        g = Game.__new__(Game)
+        g.rng = rng
+        g.stage, g.turn, g.starter, g.battle, g.battle_winner, mull = self.header
+        g.mulliganed = mull[:]
+        g.phase, g.winner, g.record, g.last_battle, g.searcher = "play", None, None, None, self.seat
+        g.horizon = g.battle + 1 if g.stage == "call" else g.battle
+        g.duels = self.n_duels
+        unseen = self.unseen[:]
+        rng.shuffle(unseen)
+        other = 1 - self.seat
+        k = min(self.opponent_hand, len(unseen))
+        hands = [None, None]
+        hands[self.seat] = self.hand[:]
+        hands[other] = unseen[:k]
+        decks = [None, None]
+        decks[self.seat] = self.deck[self.seat][:]
+        decks[other] = unseen[k:]
+        g.hand, g.deck = hands, decks
+        g.discard = [self.discard[0][:], self.discard[1][:]]
+        g.grave = [self.grave[0][:], self.grave[1][:]]
+        g.table = [self.table[0][:], self.table[1][:]]
+        g.cur, g.life, g.tot = self.cur[:], self.life[:], self.tot[:]
+        return g
+
+
+def battle_value(g: Game, seat: int, graves_before: list[int]) -> float:
+    """What a finished battle (or the game) is worth to ``seat``, 0–1.
+
+    The game is won by attrition — the loser of a battle loses its cards for
+    good, the winner's come back after the next shuffle — so a battle is worth
+    the difference of the cards it sent to each graveyard, squashed to 0–1,
+    plus a little for winning it (the call or check).  The game's end is 1, 0,
+    or 0.5 for a draw.
+    """
+    if g.phase == "over":
+        return 0.5 if g.winner is None else (1.0 if g.winner == seat else 0.0)
+    mine = len(g.grave[seat]) - graves_before[seat]
+    theirs = len(g.grave[1 - seat]) - graves_before[1 - seat]
+    won = 0.05 if g.last_battle is not None and g.last_battle[0] == seat else -0.05
+    return 0.5 + 0.4 * math.tanh((theirs - mine) / 3) + won
+
+
+# ---- a heuristic opponent for the benchmark ---------------------------------------------------
+def greedy_move(g: Game, rng: random.Random) -> tuple:
+    """See :func:`greedy`."""
+    return greedy(g, rng.random)
+
+
+PLAYOUT_RANDOM = 0.15
+
+
+def policy_move(g: Game, rnd) -> tuple:
+    """The playout policy: :func:`greedy`, and one build in :data:`PLAYOUT_RANDOM` at random."""
+    if g.stage == "call":
+        return CALL if rnd() < 0.3 else CHECK
+    if rnd() < PLAYOUT_RANDOM:
+        return random_build(g.hand[g.turn], rnd)
+    return greedy(g, rnd)
+
+
+def greedy(g: Game, noise) -> tuple:
+    """The greedy player, seeing only its hand and the table.
+
+    Checking: it lets the other attack (the counter sees the attack). Attacking:
+    the build with the fewest cards, then the strongest animal.  Countering: the
+    fewest cards that win the battle as the table stands (a Purple/Green pair never
+    wins: it is a stalemate), then the strongest; when nothing wins, the fewest and
+    weakest cards, to lose as little as possible.
+    """
+    seat = g.to_move()
+    if g.stage == "call":
+        return CHECK
+    moves = builds(g.hand[seat])
+    if g.stage == "attack":
+        return min(moves, key=lambda m: (len(m[2]), -lifespan(m[0], m[1]), noise()))
+    other = 1 - seat
+    theirs = g.cur[other]
+    winning = []
+    for m in moves:
+        animal = m[0]
+        mine_s = lifespan(animal, m[1]) * (2 if STRONG[COLOUR[animal]][COLOUR[theirs]] else 1)
+        theirs_s = g.life[other] * (2 if STRONG[COLOUR[theirs]][COLOUR[animal]] else 1)
+        pg = COLOUR[animal] in PG and COLOUR[theirs] in PG
+        if not pg and g.tot[seat] + mine_s > g.tot[other] + theirs_s:
+            winning.append(m)
+    if winning:
+        return min(winning, key=lambda m: (len(m[2]), sum(MAX[c] for c in m[2]), noise()))
+    return min(moves, key=lambda m: (len(m[2]), MAX[m[0]] + sum(MAX[c] for c in m[2]), noise()))
+
+
+def random_move(g: Game, rng: random.Random) -> tuple:
+    """The random player of the benchmark (and of the playouts): :func:`random_build`, or a
+    call or check at even odds."""
+    if g.stage == "call":
+        return CALL if rng.random() < 0.5 else CHECK
+    return random_build(g.hand[g.turn], rng.random)
+
+
+# ---- the solo seat ------------------------------------------------------------------------------
+class LifeforcePlayer:
+    """A seat of Lifeforce Battle played by search (:func:`companion.solo.search.search`).
+
+    It decides a whole build at once (the animal, low or max, the support) and, after
+    winning a battle, whether to call or check.  It knows the engine's state — all of it
+    public in Lifeforce — and its own :attr:`hand` (card ids; the caller keeps it, at a
+    real table from the hand pad), and nothing else.  ``seconds`` bounds the thinking per
+    decision; ``iterations`` bounds it by deals instead (for tests that must not depend on
+    the machine).  ``seed`` makes its choices repeatable.
+    """
+
+    def __init__(self, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
+        self.seat = seat
+        self.seconds = seconds
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        self.hand: list[str] = []
+
+    def choose_move(self, state: dict) -> tuple:
+        """The macro move (see the module's docstring) this seat makes now."""
+        from companion.solo.search import search
+        phase, seat = state["phase"], self.seat
+        if phase == "call":
+            if state["battle_winner"] != seat:
+                raise ValueError("this seat did not win the battle")
+        elif phase not in ("attack", "counter") or state["turn"] != seat:
+            raise ValueError("it is not this seat's turn to place cards")
+        elif state["duels"][-1]["animal"][seat] is not None or state["duels"][-1]["support"][seat]:
+            raise ValueError("this seat has already placed cards in this duel")
+        info = InfoSet(state, seat, self.hand)
+        if phase != "call":
+            options = builds(info.hand)
+            if len(options) == 1:
+                return options[0]
+        before = [len(info.grave[0]), len(info.grave[1])]
+        return search(info.sample, seat, lambda g: battle_value(g, seat, before), self.rng,
+                      iterations=self.iterations, seconds=self.seconds)
+
+    def choose(self, state: dict) -> list[dict]:
+        """The engine actions of :meth:`choose_move`, in the order they are made."""
+        return to_actions(self.seat, self.choose_move(state))

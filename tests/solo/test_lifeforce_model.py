@@ -1,0 +1,116 @@
+"""The solo player's fast model of Lifeforce Battle agrees with the rules engine.
+
+The model is what the search plays out thousands of times a move; if it drifted
+from the engine the solo player would be optimising a different game.  Random
+games are played on the fast path (the same code the search and
+`companion bench engines` use) and then fed, macro move by macro move, through
+the engine's public API — play_animal, declare, support…, done; resolve;
+call/check; mulligan and first_attacker at the start — which must accept every
+action and agree on every battle's winner and totals, the graveyards, the
+discard/deck/hand counts and the game's winner.
+
+A whole game is about 340 engine actions, so replaying 10,000 of them would
+take minutes: the test replays 1,000 whole games (about 34,000 battles) and,
+from 10 mid-game positions of each, one more random battle played from that
+position on a copy of the model with another seed (10,000 more battles, each
+checked the same way against the engine's state at that position).
+"""
+import random
+
+from companion.games.lifeforce import RULES, sample_decks
+from companion.games.lifeforce.animals import BIT
+from companion.solo import lifeforce as model
+
+DECKS = sample_decks()
+
+
+def _mask(cards) -> int:
+    out = 0
+    for c in cards:
+        out |= BIT[model.card_id(c)]
+    return out
+
+
+def _agree(state: dict, g: model.Game, where: str) -> None:
+    for s in (0, 1):
+        assert state["graveyard"][s] == _mask(g.grave[s]), where
+        assert state["hand"][s] == len(g.hand[s]), where
+        assert state["deck"][s] == len(g.deck[s]), where
+        assert state["discard"][s].bit_count() == len(g.discard[s]), where
+        assert state["table"][s] == _mask(g.table[s]), where
+    assert state["winner"] == g.winner, where
+
+
+def _feed(state: dict, record: list, where: str) -> dict:
+    """Every entry of ``record`` through the engine; a resolved duel must be scored alike."""
+    for entry in record:
+        seat, what = entry[0], entry[1]
+        for action in model.to_actions(seat, what):
+            state, _ = RULES.apply(state, action)
+        if what == "battle":
+            winner, totals, to_grave, to_discard = entry[2]
+            last = state["battles"][-1]
+            assert (last["winner"], last["totals"], last["to_graveyard"], last["to_discard"]) == (
+                winner, totals, to_grave, to_discard), where
+        elif what == "stalemate":
+            done = [d for d in state["duels"] if "strength" in d]
+            assert [sum(d["strength"][s] for d in done) for s in (0, 1)] == entry[2], where
+    return state
+
+
+def _play_battle(g: model.Game) -> None:
+    """Random builds and calls until the next battle is decided or the game ends, as
+    :meth:`model.Game.play_game_randomly` plays them (the same random draws)."""
+    rnd = g.rng.random
+    record = g.record
+    while g.stage != "over":
+        if g.stage == "call":
+            g.call(rnd() < 0.5)
+        else:
+            g.build_randomly()
+        if record and record[-1][1] == "battle":
+            return
+
+
+def replay_and_compare(seed: int, branches: int = 0) -> int:
+    """A whole random game on the fast path, fed through the engine battle by battle; from
+    about ``branches`` of its positions after a battle, one more random battle on a copy.
+    Returns the number of branched battles."""
+    game = model.new_game(seed, DECKS)
+    whole: list = []
+    model.new_game(seed, DECKS).play_game_randomly(whole)
+    # the same game step by step (same seed, same draws), the engine in lockstep
+    game.record = record = []
+    game.horizon = model.NO_HORIZON
+    rnd = game.rng.random
+    for seat in (0, 1):
+        if rnd() * 10 < 1:
+            game.mulligan(seat)
+    game.start(int(rnd() * 2))
+    state = RULES.setup({"decks": DECKS}, seed)
+    state = _feed(state, record, f"game {seed}")
+    fed = len(record)
+    branch_rng = random.Random(~seed)
+    battle = branched = 0
+    while game.stage != "over":
+        _play_battle(game)
+        state = _feed(state, record[fed:], f"game {seed}")
+        fed = len(record)
+        _agree(state, game, f"game {seed}, battle {battle}")
+        battle += 1
+        if branches and game.stage != "over" and branch_rng.random() < branches / 30:
+            other = game.copy()
+            other.rng = random.Random(branch_rng.random())
+            other.record = []
+            _play_battle(other)
+            where = f"game {seed}, a battle branched after battle {battle}"
+            _agree(_feed(state, other.record, where), other, where)
+            branched += 1
+    assert record == whole                    # step by step is play_game_randomly
+    assert state["phase"] == "over"
+    return branched
+
+
+def test_fast_path_agrees_with_the_engine_over_1000_random_games_and_10000_more_battles():
+    branched = sum(replay_and_compare(seed, branches=10) for seed in range(1000))
+    assert branched >= 10_000
