@@ -17,7 +17,7 @@ from pathlib import Path
 from companion.table import ProfileError, TableProfile, check_layouts, load_profile
 from hardware.debounce import Debouncer
 from hardware.pins import PinProfile, parse_pins
-from hardware.readers import shared_pins, build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
+from hardware.readers import shared_pins, build_rc522, link_reset_lines, no_spi_message, reader_specs, reading_plan, spidev_node
 
 
 def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
@@ -40,6 +40,10 @@ def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
         problems.append(str(exc).removeprefix(prefix))
     try:
         pins = parse_pins(prof.raw, prof.source, prof.pads or None)
+    except ProfileError as exc:
+        problems.append(str(exc).removeprefix(prefix))
+    try:
+        reading_plan(prof)                         # [reading]: fields and pad positions
     except ProfileError as exc:
         problems.append(str(exc).removeprefix(prefix))
     problems += check_layouts(prof)
@@ -192,7 +196,6 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
 
     say("")
     say(f"Pads: {', '.join(prof.pads)}")
-    from hardware.readers import reading_plan
     plan = reading_plan(prof)
     say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
     working = [r for r in readers if r.ok]
