@@ -69,12 +69,17 @@ def cmd_price(args) -> int:
     """Creature Combat Territory's card designer: what a creature costs, and why."""
     from companion.games.territory.cards import Biomes, CardError
     from companion.games.territory.pricing import price_entry
-    try:
-        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"companion price: {args.file}: {exc}", file=sys.stderr)
+    from companion import validate
+    from companion.cards import MAX_CARD_FILE_BYTES
+    try:                                      # the same bounds as every card file: size, UTF-8, nesting
+        text = validate.read_text(args.file, MAX_CARD_FILE_BYTES, "card file")
+        doc = validate.parse_json(text, args.file)
+        validate.check(doc, {"type": "object", "properties": {"cards": {"type": "array", "items": {
+            "type": "object", "properties": {"attrs": {"type": "object"}}}}}}, args.file, text)
+    except validate.InputError as exc:
+        print(f"companion price: {exc}", file=sys.stderr)
         return 2
-    entries = doc.get("cards", [doc]) if isinstance(doc, dict) else []
+    entries = doc.get("cards", [doc])
     status = 0
     try:
         biomes = Biomes(doc.get("biomes") or [], args.file) if isinstance(doc, dict) else Biomes()
@@ -100,7 +105,7 @@ def _read_store(args):
 
 
 def cmd_export(args) -> int:
-    from companion.session import RecordError, Session, StoreError
+    from companion.session import NotSaved, RecordError, Session, StoreError
     try:
         with _read_store(args) as store:
             session = Session.resume(store, args.game_id)
@@ -108,7 +113,7 @@ def cmd_export(args) -> int:
     except KeyError as exc:
         print(f"companion export: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (StoreError, RecordError) as exc:
+    except (StoreError, RecordError, NotSaved) as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 2
     if args.output == "-":
@@ -124,14 +129,14 @@ def cmd_export(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from companion.session import StoreError
+    from companion.session import NotSaved, StoreError
     if not paths.database_path(paths.data_dir(args.data_dir, create=False)).exists():
         print("no games yet")
         return 0
     try:
         with _read_store(args) as store:
             rows = store.games()
-    except StoreError as exc:
+    except (StoreError, NotSaved) as exc:
         print(f"companion list: {exc}", file=sys.stderr)
         return 2
     if not rows:

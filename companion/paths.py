@@ -25,9 +25,18 @@ def data_dir(override: str | os.PathLike | None = None, create: bool = True) -> 
         base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
         path = Path(base) / "tabletop-companion"
     if create:
+        existed = path.is_dir()
         path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-        make_private(path, DIR_MODE)
+        if not existed or holds_companion_data(path):
+            make_private(path, DIR_MODE)
     return path
+
+
+def holds_companion_data(directory: Path) -> bool:
+    """Whether ``directory`` is a companion data directory (ours to chmod), not, say, ``--data-dir /tmp``."""
+    directory = Path(directory)
+    return directory.name == "tabletop-companion" or any(
+        (directory / name).exists() for name in (LOCK_NAME, "companion.sqlite3"))
 
 
 def make_private(path: Path, mode: int) -> None:

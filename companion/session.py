@@ -190,8 +190,10 @@ class Store:
     def _prepare(self, lock: bool) -> None:
         directory = self.path.parent
         try:
+            existed = directory.is_dir()
             directory.mkdir(mode=paths.DIR_MODE, parents=True, exist_ok=True)
-            paths.make_private(directory, paths.DIR_MODE)
+            if not existed or paths.holds_companion_data(directory):   # never chmod a shared dir like /tmp
+                paths.make_private(directory, paths.DIR_MODE)
             if lock:
                 self._dir_lock = paths.DataDirLock(directory).acquire()
         except paths.DirectoryBusy as exc:
@@ -348,12 +350,17 @@ class Store:
             if self.db.in_transaction:             # already inside this thread's write
                 yield self.db
                 return
-            self.db.execute("BEGIN")
             try:
-                yield self.db
-            finally:
-                if self.db.in_transaction:
-                    self.db.execute("COMMIT")
+                self.db.execute("BEGIN")
+                try:
+                    yield self.db
+                finally:
+                    if self.db.in_transaction:
+                        self.db.execute("COMMIT")
+            except sqlite3.ProgrammingError:
+                raise
+            except sqlite3.Error as exc:           # a page damaged since the start, an I/O error
+                raise NotSaved(f"The games could not be read: {_fault_reason(exc)}") from exc
 
     def create_game(self, game: str, options: dict, seed: int) -> int:
         with self.tx() as db:
@@ -482,7 +489,10 @@ class Session:
         self.rules = rules
         self.options = options
         self.seed = seed
-        self._states: list[State] = [rules.setup(options, seed)]
+        try:
+            self._states: list[State] = [rules.setup(options, seed)]
+        except (IllegalAction, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"game #{game_id}: its stored options cannot set up {rules.title}: {exc}") from None
         self._actions: list[dict] = []
         for n, action in enumerate(actions, start=1):
             try:
@@ -745,8 +755,8 @@ def unfinished_games(store: Store) -> list[Unfinished]:
             why = games.broken().get(info.game)
             problem = f"the {games.KNOWN_GAMES.get(info.game, info.game)} engine does not load" + \
                 (f" ({why})" if why else "")
-        except (RecordError, KeyError, ValueError, TypeError) as exc:
-            problem = str(exc)
+        except Exception as exc:                 # a listing: whatever went wrong, the game stays on it
+            problem = str(exc) or type(exc).__name__
         if problem is not None:
             card_problem = cards.user_problems().get(info.game)
             if card_problem:

@@ -31,6 +31,7 @@ from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, Layout, PadEvent, ProfileError
 from companion.simulate import free_copy, register_virtual_tags, stale_tags
+from companion.solo.seat import SoloSeat, has_solo_seat
 
 
 class AppController(EventDispatcher):
@@ -53,6 +54,7 @@ class AppController(EventDispatcher):
         self.pad_taker = None
         self._catalogues: dict[str, Catalogue] = {}
         self._unsubscribe = None
+        self.solo: SoloSeat | None = None
         self._main_thread = threading.main_thread()
         self._started = False
 
@@ -152,6 +154,9 @@ class AppController(EventDispatcher):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self.solo is not None:
+            self.solo.close()
+            self.solo = None
         self.session = None
 
     def _open(self, session: Session) -> None:
@@ -163,6 +168,8 @@ class AppController(EventDispatcher):
         self._unsubscribe = session.subscribe(self._session_changed)
         self.outputs.attach(session)
         self.session = session
+        # the companion's own seat thinks on its own thread and acts through the session like a player
+        self.solo = SoloSeat(session) if has_solo_seat(session) else None
 
     def _session_changed(self, session: Session, events: list) -> None:
         if threading.current_thread() is self._main_thread:

@@ -122,9 +122,11 @@ find "$TARGET/home/pi/companion" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm 
 git -C "$APP_DIR" ls-files -z | (cd "$APP_DIR" && xargs -0 tar cf -) | tar xf - -C "$TARGET/home/pi/companion"
 say "checkout: $(git -C "$APP_DIR" rev-parse --short HEAD)$(git -C "$APP_DIR" diff --quiet || echo ' plus uncommitted edits')"
 chroot "$TARGET" chown -R pi: /home/pi/companion
+# As a booted system has it: X's socket directory is root's, open to all.
+mkdir -p "$TARGET/tmp/.X11-unix" && chmod 1777 "$TARGET/tmp/.X11-unix"
 
 as_pi() {   # as_pi CMD: a login shell of pi's in the checkout
-    chroot "$TARGET" runuser -l pi -c "export PIP_CERT=/etc/ssl/certs/host-ca.crt REQUESTS_CA_BUNDLE=/etc/ssl/certs/host-ca.crt; cd ~/companion && $1"
+    chroot "$TARGET" runuser -l pi -c "export PIP_CERT=/etc/ssl/certs/host-ca.crt REQUESTS_CA_BUNDLE=/etc/ssl/certs/host-ca.crt; cd ~/companion || exit 1; $1"
 }
 
 # ---- 3. the README's commands ---------------------------------------------------
@@ -133,7 +135,7 @@ step "lgpio in the venv" as_pi ".venv/bin/python -c 'import lgpio, gpiozero.pins
 step "python3 -m companion doctor --emulate" as_pi \
     "python3 -m companion doctor --emulate --profile firmware_config/tables/table-2pad.toml --seconds 0.5"
 # shellcheck disable=SC2086  # TESTS is a list of paths
-step "python3 -m companion test (${TESTS})" as_pi "python3 -m companion test -q -p no:cacheprovider $TESTS"
+step "python3 -m companion test (${TESTS})" as_pi "python3 -m companion test -p no:cacheprovider $TESTS"
 # The app itself, as `companion run` starts it, on a virtual display; a hook on its
 # first frame saves a screenshot three seconds in and then closes the window.
 cat > "$TARGET/home/pi/companion/.arm64-shot.py" <<'EOF'
@@ -166,5 +168,5 @@ step "python3 -m companion run without any display: one sentence, exit 2" as_pi 
 
 say ""
 say "arm64 check finished in $(( ($(date +%s) - START) / 60 )) min:"
-cat "$RESULTS" | tee -a "$LOG"
+tee -a "$LOG" < "$RESULTS"
 ! grep -q FAILED "$RESULTS"

@@ -126,7 +126,7 @@ def test_kill_minus_nine_at_random_points_loses_no_committed_action(tmp_path):
 
 
 # ---- kills during every kind of write: actions, undo, redo, start and resume ---------------------
-KILLS = 50
+KILLS = 80
 OPS = ("act", "undo", "redo", "resume", "start")
 
 
@@ -177,9 +177,11 @@ def replica_snapshots(seed: int, upto: int, folder) -> list[dict]:
 def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(tmp_path):
     """SIGKILL at random moments of a script of actions, undos, redos, starts and resumes.
 
-    After each kill the database must equal the replica after the last reported
-    operation, or after the one in flight (it committed, the report did not get
-    out); the redo table included; and ``PRAGMA integrity_check`` must pass.
+    The parent paces the child (one "go" byte per operation), so it knows which
+    operation is in flight when the kill lands, and aims the kills at each kind
+    in turn.  After each kill the database must equal the replica after the last
+    reported operation, or after the one in flight (it committed, the report did
+    not get out); the redo table included; and ``PRAGMA integrity_check`` must pass.
     """
     import shutil
     import tempfile
@@ -188,55 +190,64 @@ def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(tmp_pat
     picker = random.Random(13)
     in_flight = {op: 0 for op in OPS}
     landed_after_commit = 0
-    for kill in range(3 * KILLS):
+    for kill in range(KILLS):
         seed = 1000 + kill
-        stop_at = picker.randint(0, 30)
-        if kill >= KILLS:                 # random kills missed an operation: aim at it (a kill right after
-            missing = [op for op in OPS if not in_flight[op]]     # the report before it)
-            if not missing:
-                break
-            stop_at = next((n for n in range(1, 60) if next_op(seed, n) == missing[0]), stop_at)
-        kills = kill + 1
+        aim = OPS[kill % len(OPS)]
         folder = Path(tempfile.mkdtemp(dir=shm))
+        shots = replica_snapshots(seed, 40, folder)
+        (folder / "replica.sqlite3").unlink()
+        # the first operation of the aimed kind that changes the database (a resume never does)
+        until = next((n for n in range(40) if next_op(seed, n) == aim
+                      and (aim == "resume" or shots[n] != shots[n + 1])), 0)
         db_path = folder / "companion.sqlite3"
         Store(db_path).close()
         read_fd, write_fd = os.pipe()
+        go_read, go_write = os.pipe()
+        os.write(go_write, b"g" * (until + 1))          # the child may do operations 1 … until + 1
         pid = os.fork()
         if pid == 0:
             os.close(read_fd)
+            os.close(go_write)
+
+            def report(done):
+                os.write(write_fd, f"{done}\n".encode())
+                os.read(go_read, 1)                      # wait for the parent's go
             try:
                 with Store(db_path) as store:
-                    script(store, seed, lambda done: os.write(write_fd, f"{done}\n".encode()))
+                    script(store, seed, report)
             finally:
                 os._exit(0)
         os.close(write_fd)
+        os.close(go_read)
         lines: list[str] = []
-        read_lines(read_fd, stop_at, lines)
-        time.sleep(picker.random() * 0.003)
+        read_lines(read_fd, until + 1, lines)          # reports 0 … until: operation until + 1 is under way
+        if picker.random() < 0.2:                        # mostly at once: the operation is still running
+            time.sleep(picker.random() * 0.0005)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+        os.close(go_write)
         while (chunk := os.read(read_fd, 65536)):
             lines.extend(l for l in chunk.decode().split("\n") if l)
         os.close(read_fd)
-        reported = int(lines[-1]) if lines else None
-        shots = replica_snapshots(seed, (reported or 0) + 1, folder)
+        reported = int(lines[-1])
+        assert reported in (until, until + 1)           # the child cannot pass the operation it was given
         with Store(db_path) as store:
             assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             found = snapshot(store)
-            if reported is None:              # killed inside the first start: no game, or the new empty one
-                candidates = [{}, shots[0]]
-                in_flight["start"] += 1
-            else:                             # the last reported operation, or the one in flight as well
-                candidates = shots[reported:reported + 2]
-                in_flight[next_op(seed, reported)] += 1
-                landed_after_commit += found != shots[reported]
+            candidates = shots[until:until + 2]
+            if reported == until + 1:
+                candidates = candidates[1:]             # its report got out: it must be there
             assert found in candidates, f"kill {kill}: after {reported} operations the database holds {found}"
+            writes = shots[until] != shots[until + 1]
+            if reported == until and (writes or aim == "resume"):
+                in_flight[aim] += 1                      # the kill landed before its report got out
+                landed_after_commit += writes and found == shots[until + 1]
             if found:                                     # and play goes on from what was found
                 game = max(found)
                 resumed = Session.resume(store, game)
                 if not resumed.rules.is_over(resumed.state):
                     resumed.act(choose(resumed.rules, resumed.state, 10_000, seed))
         shutil.rmtree(folder)
-    print(f"\n{kills} kills; operation in flight: {in_flight}; "
+    print(f"\n{KILLS} kills; writing operation in flight: {in_flight}; "
           f"{landed_after_commit} after its commit, before its report")
     assert all(in_flight[op] > 0 for op in OPS), in_flight

@@ -50,12 +50,12 @@ def test_ten_thousand_operations_from_six_threads_leave_every_log_replayable(fas
     failures: list[BaseException] = []
     writes = {"ok": 0}
 
-    def tick() -> bool:
-        with counter_lock:
-            if done[0] >= OPERATIONS:
-                return False
-            done[0] += 1
-            return True
+    def quota(n: int):
+        """Each thread makes its own share, so no thread can starve the others out of the test."""
+        for _ in range(n):
+            with counter_lock:
+                done[0] += 1
+            yield
 
     def some_session(rng) -> Session:
         with pool_lock:
@@ -113,10 +113,10 @@ def test_ten_thousand_operations_from_six_threads_leave_every_log_replayable(fas
         elif not session.rules.is_over(session.state):
             session.act(session.rules.random_action(session.state, Rng(rng.randrange(1 << 30))))
 
-    def worker(job, seed):
+    def worker(job, seed, share):
         rng = random.Random(seed)
         try:
-            while tick():
+            for _ in quota(share):
                 try:
                     job(rng)
                     writes["ok"] += 1
@@ -126,7 +126,8 @@ def test_ten_thousand_operations_from_six_threads_leave_every_log_replayable(fas
             failures.append(exc)
 
     jobs = [tags, home, reader, button, undo_redo, undo_redo]
-    threads = [threading.Thread(target=worker, args=(job, n)) for n, job in enumerate(jobs[:THREADS])]
+    shares = [OPERATIONS // THREADS + (n < OPERATIONS % THREADS) for n in range(THREADS)]
+    threads = [threading.Thread(target=worker, args=(job, n, shares[n])) for n, job in enumerate(jobs[:THREADS])]
     for t in threads:
         t.start()
     for t in threads:

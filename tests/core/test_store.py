@@ -53,8 +53,9 @@ def one_sentence(text: str) -> bool:
 # ---- privacy -----------------------------------------------------------------------------------
 def test_the_data_directory_is_0700_and_the_database_0600(tmp_path):
     data = tmp_path / "data"
-    data.mkdir(mode=0o755)
-    os.chmod(data, 0o755)                                  # as an older companion left it
+    _healthy(paths.database_path(data), 1)
+    os.chmod(data, 0o755)                                  # as an older companion left them
+    os.chmod(paths.database_path(data), 0o644)
     with Store(paths.database_path(paths.data_dir(data))) as store:
         Session.start(store, "sams", seed=1)
         assert os.stat(data).st_mode & 0o777 == 0o700
@@ -346,3 +347,12 @@ def test_a_window_size_that_is_not_one_is_a_sentence(tmp_path, capsys):
     assert main(["--data-dir", str(tmp_path), "run", "--size", "abc"]) == 2
     err = capsys.readouterr().err
     assert one_sentence(err) and "--size 'abc' is not a window size" in err
+
+
+def test_a_shared_directory_given_as_data_dir_keeps_its_mode(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)                              # like /tmp
+    with Store(paths.database_path(paths.data_dir(shared))):
+        assert os.stat(shared).st_mode & 0o7777 == 0o1777
+        assert os.stat(shared / "companion.sqlite3").st_mode & 0o777 == 0o600
