@@ -19,6 +19,8 @@ from ui.controller import AppController
 class CompanionApp(App):
     title = "Tabletop companion"
     scale = NumericProperty(1.0)
+    #: the players' text size (Settings), a factor on every font size; see theme.set_text_scale
+    text_scale = NumericProperty(theme.text_scale)
     controller: AppController = ObjectProperty(None)
 
     def __init__(self, controller: AppController, on_first_frame=(), **kwargs):

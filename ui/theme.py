@@ -54,3 +54,23 @@ def register_fonts() -> None:
     regular = Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf"
     bold = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
     LabelBase.register(DEFAULT_FONT, str(regular), fn_bold=str(bold) if bold.exists() else str(regular))
+
+#: Players' text-size setting (Settings → Text size): every font size is multiplied by it,
+#: layout sizes are not.  Widgets read it through the running app's ``text_scale``
+#: property, so a change redraws every label at once; this module keeps the value
+#: for code that runs before the app exists.
+TEXT_SCALES = (1.0, 1.15, 1.3)
+text_scale = 1.0
+
+
+def set_text_scale(value: float) -> None:
+    """Make every text ``value`` times its designed size (the app's labels follow at once)."""
+    global text_scale
+    text_scale = float(value)
+    try:
+        from kivy.app import App
+    except ImportError:                     # pragma: no cover - theme is imported without Kivy too
+        return
+    app = App.get_running_app()
+    if app is not None and hasattr(app, "text_scale"):
+        app.text_scale = text_scale
