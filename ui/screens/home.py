@@ -11,14 +11,17 @@ from kivy.uix.screenmanager import Screen
 
 from companion import games
 from ui import theme
+from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
 from ui.widgets import BigButton, Modal
 
 
 class HomeScreen(Screen):
     resume_text = StringProperty("")
+    restore_text = StringProperty("")
     table_text = StringProperty("")
     _resume_id = None
+    _restore_id = None
 
     def on_pre_enter(self, *args):
         self.refresh()
@@ -38,6 +41,13 @@ class HomeScreen(Screen):
         else:
             self._resume_id = None
             self.resume_text = ""
+        self._restore_id, self.restore_text = None, ""
+        if self._resume_id is None:
+            abandoned = next((g for g in controller.store.games("abandoned") if g.game in playable_games()), None)
+            if abandoned is not None:
+                self._restore_id = abandoned.id
+                self.restore_text = (f"Restore the abandoned {games.KNOWN_GAMES.get(abandoned.game, abandoned.game)} "
+                                     f"(game #{abandoned.id}, {abandoned.actions} actions)")
         grid = self.ids.games
         grid.clear_widgets()
         playable = playable_games()
@@ -63,12 +73,25 @@ class HomeScreen(Screen):
             self.ids.banner.show(f"Game #{self._resume_id} cannot be resumed: {exc}")
 
     def abandon(self) -> None:
+        """Second tap of Abandon: the game is set aside, not deleted; Restore brings it back."""
         if self._resume_id is not None:
             App.get_running_app().controller.abandon(self._resume_id)
         self.refresh()
 
+    def restore(self) -> None:
+        controller = App.get_running_app().controller
+        game_id = self._restore_id
+        if game_id is None:
+            return
+        controller.store.restore(game_id)
+        try:
+            controller.resume(game_id)
+        except Exception as exc:                     # a record that no longer replays: say so, lose nothing
+            self.refresh()
+            self.ids.banner.show(f"Game #{game_id} cannot be resumed: {exc}")
+
     def open_settings(self) -> None:
-        SettingsView().open()
+        App.get_running_app().go("settings")
 
 
 class SettingsView(Modal):

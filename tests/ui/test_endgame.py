@@ -1,0 +1,76 @@
+"""Issue 14 items 6–8 in the real window: the end-of-game summary, History you can open, two taps.
+
+Games are played to their end by the session (random legal actions, seeded) and
+the last action through the screen, as a player's last card would come.
+"""
+import json
+
+from companion.engine import Rng
+from companion.records import replay
+from ui import harness
+
+from .driver import do, result_open, table_screen
+from .test_tables import start
+
+
+def play_to_the_end(app, seed, keep_last=1):
+    """Random legal actions until the game is over; the last ``keep_last`` go through the screen."""
+    session = app.controller.session
+    rules = session.rules
+    rng = Rng(seed)
+    history = []
+    while not rules.is_over(session.state):
+        action = rules.random_action(session.state, rng)
+        history.append(action)
+        session.act(action)
+    while len(session.actions) and keep_last:
+        session.undo()
+        keep_last -= 1
+    harness.frames(2)
+    table_screen(app).result_view.dismiss()
+    for action in history[len(session.actions):]:
+        do(app, action)
+    return session
+
+
+def test_end_of_game_summary_chart_rematch_and_export(home):
+    app = home
+    session = start(app, "sams")
+    session.options["players"] = session.options["players"]
+    play_to_the_end(app, seed=11)
+    assert session.rules.is_over(session.state) and result_open(app)
+    view = table_screen(app).result_view
+    winner = session.rules.result(session.state)["winner"]
+    names = session.options["players"]
+    shown = harness.texts()
+    assert f"{names[winner]} wins Sam's Battle Game" in shown
+    assert "Results" in shown and any(t.strip().startswith("Round 1:") for t in shown)
+    chart = view.ids.chart
+    a, b = chart.story.series
+    assert chart.story.metric == "VP" and len(a) == len(session.actions) + 1
+    assert max(a[-1], b[-1]) == 5 and (a[-1], b[-1]) == tuple(session.state["vp"])
+    assert chart.width > 150 and len(chart.canvas.children) > 4          # drawn, not just computed
+    assert f"VP {a[-1]}–{b[-1]}" in view.subtitle
+    # Export: the record on disk replays to the same winner.
+    harness.tap(harness.button("Export record"))
+    path = view.subtitle.split("Record written to ", 1)[1]
+    _rules, state = replay(json.load(open(path, encoding="utf-8")))
+    assert session.rules.result(state)["winner"] == winner
+    # Rematch: same game, players and options, a fresh game with no actions.
+    old_id, old_options = session.id, dict(session.options)
+    harness.tap(harness.button("Rematch"))
+    new = app.controller.session
+    assert new.id != old_id and new.rules.name == "sams" and new.actions == []
+    assert new.options == old_options and app.root.current == "table"
+
+
+def test_lifeforce_summary_keeps_the_decks_for_a_rematch(home):
+    app = home
+    session = start(app, "lifeforce")
+    decks = session.options["decks"]
+    play_to_the_end(app, seed=5)
+    assert result_open(app)
+    story = table_screen(app).result_view.story
+    assert story.metric == "Graveyard" and story.result is not None
+    harness.tap(harness.button("Rematch"))
+    assert app.controller.session.options["decks"] == decks
