@@ -69,6 +69,14 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         finish(game, seed)
         shot("summary", game)
         close_modals()
+    app.go("history")
+    shot("history")
+    app.go("replay", game_id=controller.store.games()[-1].id)
+    app.root.get_screen("replay").show(40)
+    shot("replay", "sams")
+    app.go("replay", game_id=controller.store.games()[1].id)
+    app.root.get_screen("replay").show(120)
+    shot("replay", "territory")
     app.stop()
 
 

@@ -74,3 +74,55 @@ def test_lifeforce_summary_keeps_the_decks_for_a_rematch(home):
     assert story.metric == "Graveyard" and story.result is not None
     harness.tap(harness.button("Rematch"))
     assert app.controller.session.options["decks"] == decks
+
+
+def test_history_opens_a_past_game_and_steps_through_it_without_showing_face_down_cards(home):
+    app = home
+    session = start(app, "sams")
+    play_to_the_end(app, seed=11)
+    game_id, players = session.id, session.options["players"]
+    winner = session.rules.result(session.state)["winner"]
+    harness.tap(harness.button("Home"))
+    harness.tap(harness.button("History"))
+    row = [t for t in harness.texts() if t.startswith(f"#{game_id} ")]
+    assert row and f"{players[winner]} won, VP " in row[0] and "North v South" in row[0]
+    harness.tap(harness.button(row[0]))
+    replay_screen = app.root.get_screen("replay")
+    assert app.root.current == "replay"
+    steps = replay_screen.story.steps
+    assert replay_screen.position == f"{len(steps)} / {len(steps)}"
+    harness.tap(harness.button("|◀"))
+    assert replay_screen.position == f"0 / {len(steps)}"
+    assert all(box.cards == [] for box in replay_screen.zone_boxes.values())
+    for n in range(1, 4):                               # North 7♥-style plays: step by step
+        harness.tap(harness.button("▶"))
+        assert replay_screen.step == n and replay_screen.step_text.startswith(f"{n}. ")
+    # Every step shows what the shared screen showed then: a face-down buff is a card back.
+    backs = 0
+    for n in range(len(steps)):
+        replay_screen.show(n)
+        view = replay_screen.story.start_view if n == 0 else steps[n - 1].view
+        for zone_id, box in replay_screen.zone_boxes.items():
+            cards = view["zones"][zone_id]["cards"]
+            assert [hidden for _t, hidden in box.cards] == [isinstance(c, dict) for c in cards]
+            backs += sum(1 for c in cards if isinstance(c, dict))
+        if backs and n > 40:
+            break
+    assert backs, "no face-down card in a whole game of Sam's"
+    harness.tap(harness.button("battle ▶"))
+    assert steps[replay_screen.step - 1].decided
+    harness.tap(harness.button("Export"))
+    assert "Record written to" in replay_screen.ids.banner.text
+    harness.tap(harness.button("Back"))                 # → History
+    assert app.root.current == "history"
+    harness.tap(harness.button("Back"))                 # → Home, not a live table
+    assert app.root.current == "home"
+
+
+def test_history_back_returns_to_the_table_it_was_opened_from(home):
+    app = home
+    start(app, "sams")
+    harness.tap(harness.button("Log"))
+    assert app.root.current == "history"
+    harness.tap(harness.button("Back"))
+    assert app.root.current == "table"
