@@ -69,6 +69,15 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         finish(game, seed)
         shot("summary", game)
         close_modals()
+    for game, who in [("sams", None), ("lifeforce", 1), ("arcmage", None), ("territory", 0)]:
+        controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=1)
+        from ui.simtable import open_panel
+        harness.frames(3)
+        panel = open_panel(table_screen(app))
+        if who is not None:
+            panel.choose_deck(panel.decks[1 + who][0])
+        shot("simulated-table", game)
+        panel.dismiss()
     app.go("history")
     shot("history")
     app.go("replay", game_id=controller.store.games()[-1].id)

@@ -43,8 +43,7 @@ class ReplayScreen(Screen):
         info = next((g for g in controller.store.games() if g.id == game_id), None)
         self.record = stories.record_of(controller.store, game_id)
         self.story = stories.tell(self.record)
-        self.heading = game_line(controller.store, info).split(" — ")[0:2] if info else [f"Game #{game_id}"]
-        self.heading = " — ".join(self.heading)
+        self.heading = " — ".join(game_line(controller.store, info).split(" — ")[:2]) if info else f"Game #{game_id}"
         self.name0, self.name1 = self.story.players[:2]
         self._build_board()
         self.show(len(self.story.steps))

@@ -295,8 +295,8 @@ class TableScreen(Screen):
             self.controller.sim_place(box.zone_id, card)
 
     def open_sim_panel(self) -> None:
-        from ui.simtable import SimPanel
-        SimPanel(screen=self).open()
+        from ui.simtable import open_panel
+        open_panel(self)
 
     def cancel_sim(self) -> None:
         self.sim_card = None
