@@ -104,7 +104,7 @@ def test_history_opens_a_past_game_and_steps_through_it_without_showing_face_dow
         view = replay_screen.story.start_view if n == 0 else steps[n - 1].view
         for zone_id, box in replay_screen.zone_boxes.items():
             cards = view["zones"][zone_id]["cards"]
-            assert [hidden for _t, hidden in box.cards] == [isinstance(c, dict) for c in cards]
+            assert [hidden for _t, hidden in box.cards] == [isinstance(c, dict) for c in cards[-3:]]
             backs += sum(1 for c in cards if isinstance(c, dict))
         if backs and n > 40:
             break
