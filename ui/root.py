@@ -33,6 +33,8 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale)
         self._rescale(Window, Window.size)
+        from ui.screens.settings import apply_saved_settings
+        apply_saved_settings(self)
         manager = ScreenManager(transition=NoTransition())
         manager.add_widget(self._make_screen("home"))
         self.controller.bind(session=self._session_changed)

@@ -126,3 +126,28 @@ def test_history_back_returns_to_the_table_it_was_opened_from(home):
     assert app.root.current == "history"
     harness.tap(harness.button("Back"))
     assert app.root.current == "table"
+
+
+def test_abandon_takes_two_taps_and_an_abandoned_game_can_be_restored(home):
+    from .driver import place
+    app = home
+    session = start(app, "sams")
+    place(app, "0.lane1", "sams.7h")
+    game_id = session.id
+    app.controller.close_session()
+    app.root.current = "home"
+    harness.frames(2)
+    home_screen = app.root.get_screen("home")
+    home_screen.refresh()
+    def status():
+        return next(g.status for g in app.controller.store.games() if g.id == game_id)
+
+    harness.tap(harness.button("Abandon"))
+    assert status() == "playing", "one tap abandoned the game"
+    harness.tap(harness.button("Tap again to abandon"))
+    assert status() == "abandoned"
+    restore = [t for t in harness.texts() if t.startswith("Restore the abandoned Sam's")]
+    assert restore and f"game #{game_id}, 1 actions" in restore[0]
+    harness.tap(harness.button(restore[0]))
+    assert app.root.current == "table" and app.controller.session.id == game_id
+    assert table_screen(app).zone_boxes["0.lane1"].cards == [("7♥", False)]

@@ -13,7 +13,7 @@ from companion import games
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
-from ui.widgets import BigButton, Modal
+from ui.widgets import BigButton
 
 
 class HomeScreen(Screen):
@@ -42,12 +42,12 @@ class HomeScreen(Screen):
             self._resume_id = None
             self.resume_text = ""
         self._restore_id, self.restore_text = None, ""
-        if self._resume_id is None:
-            abandoned = next((g for g in controller.store.games("abandoned") if g.game in playable_games()), None)
-            if abandoned is not None:
-                self._restore_id = abandoned.id
-                self.restore_text = (f"Restore the abandoned {games.KNOWN_GAMES.get(abandoned.game, abandoned.game)} "
-                                     f"(game #{abandoned.id}, {abandoned.actions} actions)")
+        # The last game set aside can come back: always when nothing else waits, else if it is newer.
+        abandoned = next((g for g in controller.store.games("abandoned") if g.game in playable_games()), None)
+        if abandoned is not None and (self._resume_id is None or abandoned.id > self._resume_id):
+            self._restore_id = abandoned.id
+            self.restore_text = (f"Restore the abandoned {games.KNOWN_GAMES.get(abandoned.game, abandoned.game)} "
+                                 f"(game #{abandoned.id}, {abandoned.actions} actions)")
         grid = self.ids.games
         grid.clear_widgets()
         playable = playable_games()
@@ -92,27 +92,6 @@ class HomeScreen(Screen):
 
     def open_settings(self) -> None:
         App.get_running_app().go("settings")
-
-
-class SettingsView(Modal):
-    """What the app runs with, and the window controls."""
-
-    info = StringProperty("")
-
-    def on_open(self):
-        app = App.get_running_app()
-        c = app.controller
-        from kivy.core.window import Window
-        self.info = "\n".join([
-            f"Table: {describe_table(c)}",
-            f"Games and tags are kept in: {c.store.path}",
-            f"Screen: {Window.width}×{Window.height}",
-            "Table profile: " + (str(c.config.profile_path) if c.config.profile_path else "none (simulated table)"),
-        ])
-
-    def toggle_fullscreen(self):
-        from kivy.core.window import Window
-        Window.fullscreen = False if Window.fullscreen else "auto"
 
 
 def describe_table(controller) -> str:

@@ -17,6 +17,7 @@ from companion import games
 from companion.engine import IllegalAction, Option
 from companion.table import ProfileError
 from ui import theme
+from ui.keyboard import DockedKeyboard  # noqa: F401  (used by setup.kv)
 from ui.kv import load_kv
 from ui.widgets import BigButton
 
@@ -28,8 +29,20 @@ class SetupScreen(Screen):
     game_title = StringProperty("")
     can_check_decks = False
 
+    def on_kv_post(self, base_widget):
+        self.ids.keyboard.watch(self.ids.player0, self.ids.player1)
+        # A renamed player is renamed on every button that names them ("First player: Alex").
+        self.ids.player0.bind(text=lambda *_a: self._rename())
+        self.ids.player1.bind(text=lambda *_a: self._rename())
+
+    def _rename(self) -> None:
+        for option, choice, button in getattr(self, "_named_buttons", []):
+            button.text = self._choice_label(option, choice)
+
     def prepare(self, game: str) -> None:
         rules = games.get(game)
+        self._named_buttons = []
+        self.ids.keyboard.done()
         self.game = game
         self.game_title = rules.title
         self.values = rules.default_options()
@@ -64,6 +77,7 @@ class SetupScreen(Screen):
             buttons = []
             for choice in option.choices:
                 b = BigButton(text=self._choice_label(option, choice))
+                self._named_buttons.append((option, choice, b))
                 b.bind(on_release=lambda _b, c=choice, o=option, bs=buttons: self._set(o, c, bs))
                 buttons.append((choice, b))
                 controls.add_widget(b)
