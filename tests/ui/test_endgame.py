@@ -151,3 +151,18 @@ def test_abandon_takes_two_taps_and_an_abandoned_game_can_be_restored(home):
     harness.tap(harness.button(restore[0]))
     assert app.root.current == "table" and app.controller.session.id == game_id
     assert table_screen(app).zone_boxes["0.lane1"].cards == [("7♥", False)]
+
+
+def test_forfeit_takes_a_second_tap(home):
+    app = home
+    session = start(app, "lifeforce")
+    screen = table_screen(app)
+    forfeit = {"type": "forfeit", "seat": 1}
+    assert forfeit in session.rules.legal_actions(session.state)
+    screen.show_actions([forfeit])                   # the button the screen makes for it
+    harness.tap(harness.button("Forfeit: South"))
+    assert not session.rules.is_over(session.state), "one tap forfeited the game"
+    harness.tap(harness.button("Tap again: Forfeit: South"))
+    assert session.rules.is_over(session.state)
+    assert session.rules.result(session.state)["winner"] == 0
+    table_screen(app).result_view.dismiss()

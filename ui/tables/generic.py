@@ -25,11 +25,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import Zone
 from ui import theme
+from ui.confirm import ConfirmButton
 from ui.kv import load_kv
 from ui.widgets import BigButton, CounterBox, ZoneBox
 
 MAX_ACTION_BUTTONS = 4
 RESULT_EVENTS = ("battle_result", "game_over")
+#: actions that end a game for good: their buttons act on a second tap (ui.confirm)
+CONFIRM_ACTIONS = frozenset({"forfeit"})
 
 
 class TableScreen(Screen):
@@ -251,10 +254,15 @@ class TableScreen(Screen):
         box.clear_widgets()
         for action in actions:
             seat = action.get("seat") if action.get("type") not in self.SHARED_ACTIONS else None
-            button = BigButton(text=self.action_label(action), tone=theme.seat_colour(seat) if seat in (0, 1)
-                               else theme.HIGHLIGHT, color=theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT,
-                               size_hint_x=None, width=150 * self._scale())
-            button.bind(on_release=lambda _b, a=action: self.send(a))
+            style = dict(text=self.action_label(action), tone=theme.seat_colour(seat) if seat in (0, 1)
+                         else theme.HIGHLIGHT, color=theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT,
+                         size_hint_x=None, width=150 * self._scale())
+            if action.get("type") in CONFIRM_ACTIONS:         # nothing lost by one tap: ask for a second
+                button = ConfirmButton(**style)
+                button.bind(on_confirm=lambda _b, a=action: self.send(a))
+            else:
+                button = BigButton(**style)
+                button.bind(on_release=lambda _b, a=action: self.send(a))
             box.add_widget(button)
 
     # ---- touches -----------------------------------------------------------------------
