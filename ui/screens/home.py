@@ -52,12 +52,23 @@ class HomeScreen(Screen):
         grid.clear_widgets()
         playable = playable_games()
         for name in playable:
-            button = BigButton(text=games.get(name).title, tone=theme.PANEL_LIGHT, font_size=theme.FONT_BODY * _scale())
-            button.bind(on_release=lambda _b, n=name: App.get_running_app().go("setup", game=n))
+            button = BigButton(text=games.KNOWN_GAMES.get(name, name), tone=theme.PANEL_LIGHT,
+                               font_size=theme.FONT_BODY * _scale())
+            button.bind(on_release=lambda _b, n=name: self.open_game(n))
             grid.add_widget(button)
         for name in [n for n in games.KNOWN_GAMES if n not in playable]:
             grid.add_widget(BigButton(text=f"{games.KNOWN_GAMES[name]}\n(coming)", disabled=True,
                                       font_size=theme.FONT_BODY * _scale()))
+
+    def open_game(self, name: str) -> None:
+        """The game's Setup; an engine that does not load is one sentence here, not a traceback."""
+        try:
+            games.get(name)
+        except Exception as exc:
+            self.refresh()
+            self.ids.banner.show(f"{games.KNOWN_GAMES.get(name, name)} cannot start: {exc}")
+            return
+        App.get_running_app().go("setup", game=name)
 
     def resume(self) -> None:
         app = App.get_running_app()
@@ -103,15 +114,14 @@ def describe_table(controller) -> str:
 
 
 def playable_games() -> list[str]:
-    """Games whose engine loads; one still being written counts as coming, never a broken screen."""
-    names = []
-    for name in games.available():
-        try:
-            games.get(name)
-        except Exception:
-            continue
-        names.append(name)
-    return names
+    """Games whose engine is there, without importing them: an engine costs memory only once it
+    is played (each is a few MB).  One that turns out not to load is listed as coming from then on,
+    and its Setup says why — never a broken screen."""
+    import pkgutil
+    present = {m.name for m in pkgutil.iter_modules(games.__path__)}
+    failed = getattr(games, "_broken", {})
+    return [name for name in games.KNOWN_GAMES if name in present and name not in failed] + \
+        sorted(name for name in present - set(games.KNOWN_GAMES) if name not in failed)
 
 
 def _scale() -> float:
