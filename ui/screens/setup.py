@@ -68,7 +68,7 @@ class SetupScreen(Screen):
 
     def _option_row(self, option: Option) -> BoxLayout:
         s = _scale()
-        row = BoxLayout(orientation="vertical", size_hint_y=None, height=(theme.TOUCH + 26) * s, spacing=2 * s)
+        row = BoxLayout(orientation="vertical", size_hint_y=None, height=(theme.TOUCH + 30) * s, spacing=2 * s)
         line = BoxLayout(spacing=6 * s)
         line.add_widget(Label(text=option.label, bold=True, halign="left", valign="middle",
                               text_size=(230 * s, None), size_hint_x=None, width=230 * s))
@@ -98,8 +98,13 @@ class SetupScreen(Screen):
             controls.add_widget(plus)
         line.add_widget(controls)
         row.add_widget(line)
-        row.add_widget(Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_SMALL * s, halign="left",
-                             size_hint_y=None, height=22 * s, shorten=True, text_size=(760 * s, None)))
+        # The help sentence wraps; the row grows with it (no sentence cut off).
+        help_text = Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_BODY * s, halign="left",
+                          size_hint_y=None, height=26 * s)
+        help_text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                       texture_size=lambda w, size: (setattr(w, "height", size[1] + 4 * s),
+                                                     setattr(row, "height", (theme.TOUCH + 6) * s + size[1] + 4 * s)))
+        row.add_widget(help_text)
         return row
 
     def _choice_label(self, option: Option, choice) -> str:
