@@ -111,16 +111,18 @@ class SimPanel(BoxLayout):
             return
         app = App.get_running_app()
         scale = app.scale if app else 1.0
-        boxes = self._fed_boxes()
-        if not boxes:
-            self.pos, self.size = (0, 0), (Window.width, Window.height * 0.5)
-            return
-        lows = [b.to_window(b.x, b.y)[1] for b in boxes]
-        highs = [b.to_window(b.x, b.top)[1] for b in boxes]
-        below, above = min(lows), Window.height - max(highs)
         minimum = 3 * theme.TOUCH * scale
-        if max(below, above) < minimum:            # no room anywhere: the near half, as before
-            below = Window.height * 0.5
+        below = above = 0
+        # The zones fed now; with no room beside them all, at least the shared ones stay free.
+        for boxes in (self._fed_boxes(), [b for b in self.screen.zone_boxes.values() if b.seat is None]):
+            if not boxes:
+                continue
+            below = min(b.to_window(b.x, b.y)[1] for b in boxes)
+            above = Window.height - max(b.to_window(b.x, b.top)[1] for b in boxes)
+            if max(below, above) >= minimum:
+                break
+        if max(below, above) < minimum:            # no room anywhere: the near half
+            below, above = Window.height * 0.5, 0
         self.size_hint = (None, None)
         if below >= above:
             self.pos, self.size = (0, 0), (Window.width, below)

@@ -69,7 +69,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         finish(game, seed)
         shot("summary", game)
         close_modals()
-    for game, who in [("sams", None), ("lifeforce", 1), ("arcmage", None), ("territory", 0)]:
+    for game, who in [("sams", None), ("lifeforce", 1), ("vitaluna", None), ("arcmage", None), ("territory", 0)]:
         controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=1)
         from ui.simtable import open_panel
         harness.frames(3)
@@ -89,8 +89,9 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
     setup.ids.player0.focus = True
     shot("keyboard", "sams")
     setup.ids.keyboard.done()
-    app.go("setup", game="vitaluna")
-    shot("setup", "vitaluna")
+    for game in ("lifeforce", "vitaluna", "territory", "arcmage"):
+        app.go("setup", game=game)
+        shot("setup", game)
     app.go("settings")
     shot("settings")
     for game in ("sams", "arcmage"):
@@ -108,8 +109,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
     app.go("decks", game="lifeforce")
     app.root.get_screen("decks").add_whole_catalogue()
     shot("decks", "lifeforce")
-    app.go("hardware")
-    shot("hardware")
+
     app.go("replay", game_id=controller.store.games()[-1].id)
     app.root.get_screen("replay").show(40)
     shot("replay", "sams")

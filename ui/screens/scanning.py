@@ -26,6 +26,9 @@ class ScanningScreen(Screen):
         if chosen != self.game:
             self.game_changed()
         self.game = chosen
+        if self.manager is not None and self.manager.current == self.name:
+            self._game_buttons()             # asked for another game while shown: no on_pre_enter comes
+            self.refresh()
 
     def game_changed(self) -> None:
         """Hook: forget what was scanned for the previous game."""
@@ -57,8 +60,6 @@ class ScanningScreen(Screen):
 
     def pick_game(self, name: str) -> None:
         self.prepare(name)
-        self._game_buttons()
-        self.refresh()
 
     def take_pad_event(self, ev) -> bool:
         raise NotImplementedError
