@@ -110,12 +110,11 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
     app.root.get_screen("decks").add_whole_catalogue()
     shot("decks", "lifeforce")
 
-    app.go("replay", game_id=controller.store.games()[-1].id)
-    app.root.get_screen("replay").show(40)
-    shot("replay", "sams")
-    app.go("replay", game_id=controller.store.games()[1].id)
-    app.root.get_screen("replay").show(120)
-    shot("replay", "territory")
+    for game, step in (("sams", 40), ("territory", 120), ("arcmage", 200)):
+        over = [g for g in controller.store.games("over") if g.game == game]
+        app.go("replay", game_id=over[-1].id)
+        app.root.get_screen("replay").show(step)
+        shot("replay", game)
     app.stop()
 
 

@@ -122,7 +122,7 @@ def zone_rows(zones) -> list[list]:
 
 
 def _counters(counters: list[dict], seat: int) -> str:
-    return "   ".join(f"{c.get('label')} {c.get('value')}" for c in counters if c.get("seat") == seat)
+    return "  ·  ".join(f"{c.get('label')} {c.get('value')}" for c in counters if c.get("seat") == seat)
 
 
 def _title(label: str, players: list[str]) -> str:
