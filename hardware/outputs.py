@@ -22,7 +22,7 @@ from typing import Callable
 
 from hardware import signals
 from hardware.buttons import BOUNCE_TIME, HOLD_TIME, ButtonPanel, Report
-from hardware.leds import Animator, BuzzerIndicator, Indicator, Look, PlainLight, RgbLight
+from hardware.leds import SEAT_COLOURS, Animator, BuzzerIndicator, Indicator, Look, PlainLight, RgbLight
 from hardware.pins import LedSpec, PinProfile, parse_pins
 
 log = logging.getLogger(__name__)
@@ -142,8 +142,12 @@ class TableOutputs:
         if self.lane_lights:
             self._lanes.update(view, events, action_count)
             layout = self._session.table.layout
+            target = signals.solo_target(view)
             for spec, light in self.lane_lights:
                 zones = {layout.zone_of(pad) for pad in spec.pads} - {None}
+                if target is not None and target[0] in zones:
+                    light.show(Look(SEAT_COLOURS[target[1]], "pulse"), now)
+                    continue
                 light.show(signals.lane_look(self._lanes.result_for(zones), spec.kind, spec.seat), now)
         if self.buzzer is not None and self.sound and any(signals.is_refusal(e) for e in events):
             self.buzzer.flash(Look("white", "beep"), now)

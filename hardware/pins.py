@@ -290,3 +290,63 @@ def _unknown_keys(raw: dict, known: set[str], name: str, problems: list[str]) ->
     unknown = sorted(set(raw) - known)
     if unknown:
         problems.append(f"{name}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+
+
+def board_model(path: str = "/proc/device-tree/model") -> str:
+    """The board's name as its firmware gives it ("Raspberry Pi 5 Model B Rev 1.0"), or ""."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().rstrip(b"\0").decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def choose_pin_factory(model: str | None = None):
+    """gpiozero's pin factory for this board, and one line saying which and why.
+
+    ``GPIOZERO_PIN_FACTORY`` wins when set (``mock`` in tests).  Otherwise lgpio,
+    which drives the GPIO through the kernel's gpiochip interface on every Pi,
+    the Pi 5 (whose header hangs off the RP1 chip) included; then RPi.GPIO,
+    which only knows the older Pis' SoC registers and on a Pi 5 fails with
+    "Cannot determine SOC peripheral base address" (gpiozero#1172), so it is
+    not tried there.  Returns ``(factory, report)``; ``factory`` is None when no
+    factory opens, and ``report`` then says what to do.
+    """
+    import os
+    model = board_model() if model is None else model
+    board = model or "this machine"
+    asked = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if asked:
+        from gpiozero import Device
+        try:
+            return Device._default_pin_factory(), f"GPIO: the {asked} pin factory (GPIOZERO_PIN_FACTORY)"
+        except Exception as exc:           # gpiozero raises BadPinFactory, ImportError, OSError…
+            return None, f"GPIO: none: GPIOZERO_PIN_FACTORY={asked} cannot be used ({exc})"
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+        factory = LGPIOFactory()
+        return factory, f"GPIO: lgpio on /dev/gpiochip{factory.chip} of {board}"
+    except ImportError:
+        why = "lgpio is not installed in this Python (python3 -m companion.bootstrap installs it on a Pi)"
+    except Exception as exc:
+        hint = "; is the user in the gpio group?" if "Raspberry Pi" in model else ""
+        why = f"lgpio cannot open the GPIO chip ({exc}{hint})"
+    if "Raspberry Pi 5" in model:
+        return None, f"GPIO: none: {why}; a Raspberry Pi 5 needs lgpio"
+    try:
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+        return RPiGPIOFactory(), f"GPIO: RPi.GPIO on {board} ({why})"
+    except Exception as exc:
+        return None, f"GPIO: none on {board}: {why}; RPi.GPIO: {exc}"
+
+
+def use_pin_factory():
+    """Make :func:`choose_pin_factory`'s choice gpiozero's default for every device
+    (LEDs, buttons, the readers' reset lines); returns its report line."""
+    from gpiozero import Device
+    if Device.pin_factory is not None:
+        return f"GPIO: the {type(Device.pin_factory).__name__} already in use"
+    factory, report = choose_pin_factory()
+    if factory is not None:
+        Device.pin_factory = factory
+    return report

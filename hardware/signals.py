@@ -49,6 +49,15 @@ def seat_look(view: dict, seat: int) -> Look:
     return Look(colour, "solid", DIM)
 
 
+def solo_target(view: dict) -> tuple[str, int] | None:
+    """(zone, seat) where the companion's seat plays its decided card next (solo play), or None:
+    that lane's light pulses in the companion's colour until the card lies there."""
+    solo = (view.get("detail") or {}).get("solo")
+    if not solo or not solo.get("decision") or view.get("active_seat") != solo.get("seat"):
+        return None
+    return f"{solo['seat']}.lane{solo['decision']['lane'] + 1}", solo["seat"]
+
+
 @dataclass(frozen=True)
 class BattleOutcome:
     """``winner`` (a seat or None) and ``outcome`` ("win", "tie", "draw") of one or more battles."""

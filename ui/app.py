@@ -7,6 +7,7 @@ sets the window up first, then imports the app.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Callable
 
 from ui.theme import DESIGN_SIZE
@@ -17,11 +18,51 @@ from ui.theme import DESIGN_SIZE
 on_first_frame: list[Callable] = []
 
 
+def video_driver(environ=os.environ) -> str:
+    """SDL's video driver: the one asked for; else the desktop's (X11, Wayland) when a
+    session is there; else KMSDRM, straight onto the screen, as on a Pi's console.
+
+    Always a single name: left to choose by itself, SDL falls back to its offscreen
+    driver, and the app then runs in a window nobody can see."""
+    if environ.get("SDL_VIDEODRIVER"):
+        return environ["SDL_VIDEODRIVER"]
+    if environ.get("DISPLAY"):
+        return "x11"
+    if environ.get("WAYLAND_DISPLAY"):
+        return "wayland"
+    return "kmsdrm"
+
+
+def input_providers(driver: str) -> dict[str, str]:
+    """Kivy's ``[input]`` section: one provider per device, so one touch is one touch.
+
+    On the console (KMSDRM) the app reads the touch panel itself, through mtdev
+    (multitouch), one provider per panel: ``probesysfs`` with ``select_all=0``
+    takes only devices that report multitouch positions (Kivy's Raspberry Pi
+    default takes every input device, the keyboard and mouse included).  SDL
+    must then not turn those touches into mouse clicks as well:
+    ``SDL_TOUCH_MOUSE_EVENTS=0``, which :func:`configure_kivy` sets.  A real
+    mouse comes through SDL, ignored while a finger is down.  Under a desktop the
+    desktop owns the panel and hands its touches on as the pointer: the mouse
+    provider alone."""
+    providers = {"mouse": "mouse,multitouch_on_demand,disable_on_activity"}
+    if driver == "kmsdrm":
+        providers["%(name)s"] = "probesysfs,provider=mtdev,select_all=0"
+    return providers
+
+
 def configure_kivy(size: tuple[int, int] | None = None, fullscreen: bool = False) -> None:
-    """Window size, full screen and input settings; must run before Kivy is imported."""
+    """Window size, full screen, video driver and input settings; must run before Kivy is imported.
+
+    The rotation is Kivy's own ``graphics.rotation`` (the kiosk unit sets it with
+    ``KCFG_GRAPHICS_ROTATION``): Kivy turns the picture and the touches together."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")          # our argv belongs to `companion`, not Kivy
     # A kiosk needs no system clipboard; Kivy's probing for xclip/xsel only fills the log with tracebacks.
     os.environ.setdefault("KIVY_CLIPBOARD", "dummy")
+    # SDL2 only: Kivy's fallback X11 window ends the process with "Couldn't connect to X server".
+    os.environ.setdefault("KIVY_WINDOW", "sdl2")
+    driver = os.environ["SDL_VIDEODRIVER"] = video_driver()
+    os.environ["SDL_TOUCH_MOUSE_EVENTS"] = "0"          # a touch is a touch, not also a click
     from kivy.config import Config
     width, height = size or DESIGN_SIZE
     Config.set("graphics", "width", str(width))
@@ -29,8 +70,76 @@ def configure_kivy(size: tuple[int, int] | None = None, fullscreen: bool = False
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "maxfps", "30")              # a card game: 30 fps is plenty, and cheaper on a Pi
     Config.set("kivy", "exit_on_escape", "0")
-    # Touchscreen and mouse: no red multitouch-emulation dots on right click.
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    if driver == "kmsdrm":
+        Config.set("graphics", "show_cursor", "0")      # a touch table: no arrow on the console
+    # Exactly our providers: whatever an older install or Kivy's defaults left in
+    # KIVY_HOME's config.ini could otherwise read the same panel a second time.
+    for key in Config.options("input"):
+        Config.remove_option("input", key)
+    for key, value in input_providers(driver).items():
+        Config.set("input", key, value)
+
+
+class ScreenError(Exception):
+    """The window cannot open; the message says why, in one sentence."""
+
+
+def _why_no_screen(driver: str, sdl_error: str) -> str:
+    detail = f" (SDL: {sdl_error})" if sdl_error else ""
+    if driver == "x11":
+        return f"the X display {os.environ.get('DISPLAY', '')} does not answer{detail}"
+    if driver == "wayland":
+        return f"the Wayland display {os.environ.get('WAYLAND_DISPLAY', '')} does not answer{detail}"
+    if driver != "kmsdrm":
+        return f"SDL's {driver} video driver cannot open a window{detail}"
+    import glob
+    cards = sorted(glob.glob("/dev/dri/card*"))
+    if not cards:
+        return ("there is no desktop session and no graphics device (/dev/dri/card*) to draw on: on a "
+                "Raspberry Pi, config.txt needs dtoverlay=vc4-kms-v3d (firmware_config/pi/install.sh adds it); "
+                "elsewhere, run it inside a desktop session")
+    if not any(os.access(card, os.R_OK | os.W_OK) for card in cards):
+        return (f"this user may not use the graphics device {cards[0]}: add it to the video and render "
+                f"groups (sudo usermod -aG video,render $USER) and log in again{detail}")
+    return ("the screen is held by another program, such as a desktop or another companion: stop it, "
+            f"or boot to the console (docs/deploy.md){detail}")
+
+
+def open_window():
+    """Kivy's window on the driver :func:`configure_kivy` chose, or :class:`ScreenError`.
+
+    Kivy logs a failed window as a critical message with a traceback; that stays
+    in Kivy's log file and the user gets the one sentence instead."""
+    import logging
+    from kivy.logger import FileHandler
+    root = logging.getLogger()
+    kivy_handlers = root.handlers[:]
+    held: list[logging.LogRecord] = []
+
+    class Hold(logging.Handler):
+        def emit(self, record):
+            held.append(record)
+
+    root.handlers = [Hold()]
+    try:
+        from kivy.core.window import Window
+    finally:
+        root.handlers = kivy_handlers
+    for record in held:
+        for handler in kivy_handlers:
+            if Window is not None or isinstance(handler, FileHandler):
+                if record.levelno >= handler.level:
+                    handler.handle(record)
+    if Window is None:
+        sdl_error = ""
+        for record in held:
+            text = record.getMessage()
+            if "RuntimeError: " in text:
+                sdl_error = text.split("RuntimeError: ", 1)[1].splitlines()[0].strip()
+                if sdl_error[:2] in ("b'", 'b"'):           # SDL's message as Kivy logs it: b'…'
+                    sdl_error = sdl_error[2:-1]
+        raise ScreenError(_why_no_screen(os.environ.get("SDL_VIDEODRIVER", ""), sdl_error))
+    return Window
 
 
 def make_app(config, source, outputs, store=None):
@@ -40,10 +149,20 @@ def make_app(config, source, outputs, store=None):
     return CompanionApp(AppController(config, source, outputs, store=store), on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs) -> int:
-    """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed."""
+def run_app(config, source, outputs, store=None) -> int:
+    """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed.
+
+    No screen to draw on: one sentence on stderr and exit 2 (never a window nobody sees)."""
     configure_kivy(config.size, config.fullscreen)
-    app = make_app(config, source, outputs)
+    try:
+        open_window()
+    except ScreenError as exc:
+        # Kivy has put its own stream in sys.stderr; the sentence goes straight to the terminal.
+        print(f"companion run: cannot open the screen: {exc}.", file=sys.__stderr__, flush=True)
+        for part in (outputs, source):
+            getattr(part, "close", lambda: None)()
+        return 2
+    app = make_app(config, source, outputs, store=store)
     try:
         app.run()
     finally:

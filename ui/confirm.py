@@ -46,3 +46,34 @@ class ConfirmButton(BigButton):
 
     def on_confirm(self):
         pass
+
+
+def second_tap(button, seconds: float = 4.0) -> bool:
+    """For a button made elsewhere (the table's action buttons): True on the second tap within
+    ``seconds``; the first tap only arms it ("Tap again: Forfeit: South", vermillion)."""
+    if getattr(button, "armed", False):
+        _restore(button)
+        return True
+    saved = {"tone": list(getattr(button, "tone", theme.PANEL_LIGHT))}
+    if hasattr(button, "choices"):
+        saved["choices"] = list(button.choices)
+        button.choices = [f"Tap again: {c}" for c in button.choices if c] + ["Tap again"]
+    else:
+        saved["text"] = button.text
+        button.text = f"Tap again: {button.text}"
+    button._confirm_saved = saved
+    button.armed = True
+    if hasattr(button, "tone"):
+        button.tone = theme.WARNING
+    button._confirm_event = Clock.schedule_once(lambda _dt: _restore(button), seconds)
+    return False
+
+
+def _restore(button) -> None:
+    event = getattr(button, "_confirm_event", None)
+    if event is not None:
+        event.cancel()
+    saved = getattr(button, "_confirm_saved", None) or {}
+    for key, value in saved.items():
+        setattr(button, key, value)
+    button.armed = False

@@ -169,6 +169,10 @@ class SamsRules(Rules):
                help="A round is won with 3 lanes; fewer for both is a round tie"),
         Option("first_seat", "First player", 0, choices=(0, 1),
                help="Who plays first in round 1; it alternates every round"),
+        Option("solo_seat", "Companion plays", None, choices=(None, 0, 1),
+               help="The companion plays this seat with cards nobody sees: draw for it, tap them on its hand pad"),
+        Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
+               help="How long the companion thinks per card: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
     )
 
     # ---- setup -------------------------------------------------------------
@@ -177,13 +181,20 @@ class SamsRules(Rules):
         first = options["first_seat"]
         if first not in (0, 1):
             raise IllegalAction("first_seat must be 0 or 1")
+        if options["solo_seat"] not in (None, 0, 1):
+            raise IllegalAction("solo_seat must be 0, 1 or empty")
+        if options["solo_strength"] not in ("easy", "normal", "strong"):
+            raise IllegalAction("solo_strength must be easy, normal or strong")
         state = {
             "game": "sams", "rng": seed, "options": options, "phase": "play",
             "round": 1, "turn": 1, "first": first, "played": [0, 0],
             "lanes": [[[] for _ in range(LANES)] for _ in (0, 1)],
             "hand": [0, 0], "pile": len(DECK), "discard": 0, "on_table": 0, "discarded": 0,
-            "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None,
+            "vp": [0, 0], "redrawn": [False, False], "rounds": [], "winner": None, "set_aside": 0,
         }
+        if options["solo_seat"] is not None:
+            state["solo"] = {"seat": options["solo_seat"], "slots": [], "decision": None, "known_discards": 0,
+                             "known_aside": 0}
         _draw(state, OPENING_HAND, [])
         return state
 
@@ -212,6 +223,8 @@ class SamsRules(Rules):
         if state["phase"] != "play":
             return []
         seat = self.to_play(state)
+        if "solo" in state and state["solo"]["seat"] == seat:
+            return solo_legal_actions(state)
         actions = [{"type": "play", "seat": seat, "lane": lane, "card": c}
                    for c in self._playable(state) for lane in range(LANES)]
         actions += [{"type": "redraw", "seat": s} for s in (0, 1) if self._may_redraw(state, s)]
@@ -221,6 +234,8 @@ class SamsRules(Rules):
         if state["phase"] == "round_over":
             return {"type": "next_round", "seat": rng.randrange(2)}
         seat = self.to_play(state)
+        if "solo" in state and state["solo"]["seat"] == seat:
+            return rng.choice(solo_legal_actions(state))
         if self._may_redraw(state, seat) and rng.randrange(20) == 0:
             return {"type": "redraw", "seat": seat}
         out = state["on_table"] | state["discarded"]
@@ -242,6 +257,10 @@ class SamsRules(Rules):
             return self._redraw(state, action)
         if kind == "adjust":
             return self._adjust(state, action)
+        if kind == "solo_hand":
+            return _solo_hand(state, action)
+        if kind == "solo_decide":
+            return _solo_decide(state, action)
         raise IllegalAction(f"Sam's Battle Game has no action {kind!r}")
 
     def _play(self, state: State, action: Action) -> tuple[State, list]:
@@ -261,12 +280,17 @@ class SamsRules(Rules):
         bit = BIT[card]
         if bit & state["on_table"]:
             side, n = _where(state, card)
-            raise IllegalAction(f"{symbol(card)} already lies in {players[side]}'s lane {n + 1}")
+            face_down = is_face_down(state["lanes"][side][n].index(card))
+            raise _refusal(state, seat, lane, f"{{card}} already lies in {players[side]}'s lane {n + 1}", card,
+                           also_hidden=face_down)
         if bit & state["discarded"]:
-            raise IllegalAction(f"{symbol(card)} is in the discard pile; it cannot be played before the "
-                                "discard pile is shuffled back into the draw pile")
+            raise _refusal(state, seat, lane, "{card} is in the discard pile; it cannot be played before the "
+                                              "discard pile is shuffled back into the draw pile", card)
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{players[seat]} has no card left in hand")
+        solo = state.get("solo")
+        if solo is not None and solo["seat"] == seat:
+            state = _solo_take(state, card, lane)
 
         lanes = list(state["lanes"])
         side = list(lanes[seat])
@@ -332,14 +356,7 @@ class SamsRules(Rules):
                                     attack=r["attack"], defence=r["defence"]))
         gain, winner = round_points(lanes_won, state["vp"], opts["strict_majority"])
         vp = [state["vp"][0] + gain[0], state["vp"][1] + gain[1]]
-        if winner is not None:
-            text = (f"Round {state['round']}: {players[winner]} wins {lanes_won[winner]} lanes to "
-                    f"{lanes_won[1 - winner]} and gains 1 VP")
-        else:
-            got = [players[s] for s in (0, 1) if gain[s]]
-            text = (f"Round {state['round']}: a tie at {lanes_won[0]} lanes each — "
-                    + (" and ".join(got) + " gain 1 VP" if got else "nobody gains a VP")
-                    + ("" if all(gain) else " (a player on 4 VP cannot win through a tie)"))
+        text = f"Round {state['round']}: " + _round_text(players, lanes_won, winner, gain)
         events.append(event("round_result", text, winner=winner, outcome="win" if winner is not None else "tie",
                             lanes_won=lanes_won, gained=gain, vp=vp, round=state["round"]))
         rounds = state["rounds"] + [{"round": state["round"], "lanes": lane_results, "lanes_won": lanes_won,
@@ -363,8 +380,10 @@ class SamsRules(Rules):
                    discarded=state["discarded"] | on_table, on_table=0, redrawn=[False, False], phase="play")
         players = state["options"]["players"]
         events = [event("round_start", f"Round {new['round']}: {players[new['first']]} plays first; "
-                                       f"the table goes to the discard pile and both players draw {OPENING_HAND}",
+                                       f"the table and the hands go to the discard pile and both players draw {OPENING_HAND}",
                         round=new["round"], first=new["first"])]
+        if "solo" in state:
+            events += _solo_empty_holder(new, "discard pile")
         _draw(new, OPENING_HAND, events)
         return new, events
 
@@ -377,9 +396,12 @@ class SamsRules(Rules):
         hand[seat] = 0
         redrawn = list(state["redrawn"])
         redrawn[seat] = True
-        new = dict(state, hand=hand, redrawn=redrawn, discard=state["discard"] + OPENING_HAND)
+        new = dict(state, hand=hand, redrawn=redrawn, set_aside=state["set_aside"] + OPENING_HAND)
         who = state["options"]["players"][seat]
-        events = [event("redraw", f"{who} discards a hand of 5 and draws 3 for the rest of the round", seat=seat)]
+        events = [event("redraw", f"{who} puts a hand of 5 into the separate pile and draws 3 for the rest "
+                                  "of the round", seat=seat)]
+        if "solo" in state and state["solo"]["seat"] == seat:
+            events += _solo_empty_holder(new, "separate pile", aside=True)
         _draw_one_seat(new, seat, DRAW_PER_TURN, events)
         return new, events
 
@@ -394,11 +416,14 @@ class SamsRules(Rules):
         events = [event("adjusted", f"{players[seat]}'s VP corrected to {vp[seat]}", seat=seat, counter=name,
                         value=vp[seat])]
         if vp[seat] >= VP_TO_WIN and state["phase"] != "over":
-            new["phase"], new["winner"] = "over", seat
+            # Remember where the game stood, so that a correction taking the 5th VP back
+            # resumes it there (mid-round: the next card; after scoring: Next).
+            new["phase"], new["winner"], new["resume_phase"] = "over", seat, state["phase"]
             events.append(event("game_over", f"{players[seat]} wins the game {vp[seat]}–{vp[1 - seat]}",
                                 winner=seat, vp=vp))
         elif state["phase"] == "over" and vp[state["winner"]] < VP_TO_WIN:
-            new["phase"], new["winner"] = "round_over", None
+            new["phase"], new["winner"] = state.get("resume_phase", "round_over"), None
+            new.pop("resume_phase", None)
         return new, events
 
     # ---- the end -------------------------------------------------------------
@@ -421,36 +446,51 @@ class SamsRules(Rules):
     # ---- the table -----------------------------------------------------------
     def zones(self, options: dict) -> list[Zone]:
         players = (options or {}).get("players", ["North", "South"])
-        return [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
-                for s in (0, 1) for n in range(LANES)]
+        zones = [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
+                 for s in (0, 1) for n in range(LANES)]
+        solo = (options or {}).get("solo_seat")
+        if solo in (0, 1):
+            zones.append(Zone(hand_zone(solo), f"{players[solo]}'s hand pad", solo, stack=True))
+        return zones
 
     def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
+        solo = state.get("solo")
+        if solo is not None and zone == hand_zone(solo["seat"]):
+            return {"type": "solo_hand", "seat": solo["seat"], "card": card_id} if present else None
         seat, lane = _parse_zone(zone)
         players = state["options"]["players"]
         here = state["lanes"][seat][lane]
         if not present:
             if card_id in here and state["phase"] == "play":
-                raise IllegalAction(f"{symbol(card_id)} was lifted from {players[seat]}'s lane {lane + 1}: "
-                                    "put it back, the game still counts it there (undo if it was a mistake)")
+                raise _refusal(state, seat, lane, f"{{card}} was lifted from {players[seat]}'s lane {lane + 1}: "
+                               "put it back, the game still counts it there (undo if it was a mistake)", card_id,
+                               also_hidden=is_face_down(here.index(card_id)))
             return None
         if card_id in here:
             return None                                  # seen again where it already is
         if state["phase"] == "round_over":
             if card_id in BIT and BIT[card_id] & (state["discarded"] | state["on_table"]):
                 return None
-            raise IllegalAction(f"Round {state['round']} is scored: clear the table and press Next "
-                                f"before playing {symbol(card_id)}")
+            raise _refusal(state, seat, lane, f"Round {state['round']} is scored: clear the table and press Next "
+                                              "before playing {card}", card_id)
         if state["phase"] == "over":
             return None
         expected = self.to_play(state)
+        solo = state.get("solo")
+        if solo is not None and card_id in solo["slots"] and (seat, expected) != (solo["seat"], solo["seat"]):
+            # a card from the companion's holder: its face is secret, say only where it goes back
+            where = solo_instruction(state) if expected == solo["seat"] else f"{players[expected]} plays now"
+            raise IllegalAction(f"take that card back to slot {solo['slots'].index(card_id) + 1}: {where}")
         if seat != expected:
-            raise IllegalAction(f"{symbol(card_id)} is on {players[seat]}'s lane {lane + 1}, but it is "
-                                f"{players[expected]}'s turn: take it back, {players[expected]} plays now")
+            raise _refusal(state, seat, lane, f"{{card}} is on {players[seat]}'s lane {lane + 1}, but it is "
+                           f"{players[expected]}'s turn: take it back, {players[expected]} plays now", card_id)
         return {"type": "play", "seat": seat, "lane": lane, "card": card_id}
 
     def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
         if action.get("type") == "play":
             return lane_zone(action["seat"], action["lane"]), action["card"]
+        if action.get("type") == "solo_hand":
+            return hand_zone(action["seat"]), action["card"]
         return None
 
     def confirm_action(self, state: State, seat: int) -> Action | None:
@@ -479,6 +519,8 @@ class SamsRules(Rules):
             phase_label = (f"Round {state['round']}, turn {state['turn']} of {TURNS}: {players[to_play]} plays "
                            f"card {state['played'][to_play] + 1} of {CARDS_PER_TURN}")
             awaiting = "scan"
+            if "solo" in state and state["solo"]["seat"] == to_play:
+                phase_label = solo_instruction(state)
         elif state["phase"] == "round_over":
             phase_label = f"Round {state['round']} scored — clear the table and press Next"
             awaiting = "confirm"
@@ -493,12 +535,211 @@ class SamsRules(Rules):
             "counters": [counter(f"vp.{s}", s, "VP", state["vp"][s]) for s in (0, 1)]
                         + [counter(f"hand.{s}", s, "Hand", state["hand"][s], adjustable=False) for s in (0, 1)]
                         + [counter("pile", None, "Draw pile", state["pile"], adjustable=False),
-                           counter("discard", None, "Discard", state["discard"], adjustable=False)],
+                           counter("discard", None, "Discard", state["discard"], adjustable=False),
+                           counter("set_aside", None, "Separate pile", state["set_aside"], adjustable=False)],
             "zones": zones,
             "detail": {"round": state["round"], "turn": state["turn"], "turns": TURNS, "first": state["first"],
                        "played": state["played"], "last_round": last,
-                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)]},
+                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)],
+                       "solo": _solo_view(state, seat)},
         }
+
+
+def _round_text(players: list, lanes_won: list[int], winner: int | None, gain: list[int]) -> str:
+    """"North wins 3 lanes to 1 and gains 1 VP", "a tie at 2 lanes each — North and South gain 1 VP",
+    or, under strict majority, "North wins 2 lanes to 1, short of the 3 a round needs: a round tie — …"."""
+    def lanes(n: int) -> str:
+        return f"{n} lane{'' if n == 1 else 's'}"
+    if winner is not None:
+        return f"{players[winner]} wins {lanes(lanes_won[winner])} to {lanes_won[1 - winner]} and gains 1 VP"
+    w0, w1 = lanes_won
+    if w0 == w1:
+        text = f"a tie at {lanes(w0)} each"
+    else:
+        leader = 0 if w0 > w1 else 1
+        text = (f"{players[leader]} wins {lanes(lanes_won[leader])} to {lanes_won[1 - leader]}, short of the "
+                "3 a strict majority needs: a round tie")
+    got = [players[s] for s in (0, 1) if gain[s]]
+    if not got:
+        return text + " — nobody gains a VP (a player on 4 VP cannot win through a tie)"
+    text += f" — {' and '.join(got)} {'gain' if len(got) == 2 else 'gains'} 1 VP"
+    return text + ("" if len(got) == 2 else " (a player on 4 VP cannot win through a tie)")
+
+
+def _refusal(state: State, seat: int, lane: int, text: str, card: str | None = None,
+             also_hidden: bool = False) -> IllegalAction:
+    """A refused placement; ``text`` names the card as ``{card}``.
+
+    A card put on a stack that holds an odd number of cards would lie face
+    down there, and a card that already lies face down is secret too: then
+    the full sentence is for the player who placed it only (the lane's owner)
+    and everybody else reads it with "a card" instead.
+    """
+    full = text.replace("{card}", symbol(card) if card else "this card")
+    here = state["lanes"][seat][lane]
+    lifted = card in here
+    if not ((not lifted and is_face_down(len(here))) or also_hidden) or state["phase"] == "over":
+        return IllegalAction(full)
+    redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
+    return IllegalAction(full, redacted=redacted, hidden_from=[1 - seat])
+
+
+# ---- the companion's own seat (solo play) ---------------------------------------------------
+# The person at the table draws for the companion and taps each card face down on
+# its hand pad; the card goes into the lowest free slot of a numbered holder.  The
+# companion's player (companion.solo) decides with ``solo_decide`` which slot to
+# play onto which lane; the play is then the pad event of that card on that lane.
+# The slots' cards are the companion's secret: no text shown on the table names them.
+HOLDER_SLOTS = 6
+
+
+def hand_zone(seat: int) -> str:
+    """Zone id of the solo seat's hand pad: "0.hand" or "1.hand"."""
+    return f"{seat}.hand"
+
+
+def solo_hand(state: State) -> list[str]:
+    """The cards in the solo seat's holder, slot order, empty slots left out."""
+    return [c for c in state["solo"]["slots"] if c is not None]
+
+
+def _missing(state: State) -> int:
+    """How many drawn cards the person still has to tap onto the solo seat's hand pad."""
+    solo = state["solo"]
+    return max(0, state["hand"][solo["seat"]] - len(solo_hand(state)))
+
+
+def solo_instruction(state: State) -> str:
+    """What the person does for the companion now, as the screen shows it."""
+    solo = state["solo"]
+    who = state["options"]["players"][solo["seat"]]
+    missing = _missing(state)
+    if missing:
+        return (f"Draw {missing} card{'s' if missing > 1 else ''} for {who}: tap each face down on "
+                f"{who}'s hand pad, then put it in the slot shown")
+    decision = solo["decision"]
+    if decision is None:
+        return f"{who} is thinking…"
+    lane = decision["lane"]
+    face = "face down" if is_face_down(len(state["lanes"][solo["seat"]][lane])) else "face up"
+    return f"{who} plays the card in slot {decision['slot'] + 1} {face} on lane {lane + 1}"
+
+
+def decision_point(state: State) -> list[int]:
+    """Where in the game a decision was made (round, turn, cards played by each seat):
+    a ``solo_decide`` made for another moment is refused."""
+    return [state["round"], state["turn"], state["played"][0], state["played"][1]]
+
+
+def solo_legal_actions(state: State) -> list[Action]:
+    solo = state["solo"]
+    seat = solo["seat"]
+    if _missing(state):
+        held = set(solo_hand(state))
+        out = state["on_table"] | state["discarded"]
+        return [{"type": "solo_hand", "seat": seat, "card": c} for c in DECK
+                if not BIT[c] & out and c not in held]
+    if solo["decision"] is None:
+        at = decision_point(state)
+        return [{"type": "solo_decide", "seat": seat, "slot": n, "lane": lane, "at": at}
+                for n, c in enumerate(solo["slots"]) if c is not None for lane in range(LANES)]
+    d = solo["decision"]
+    return [{"type": "play", "seat": seat, "lane": d["lane"], "card": solo["slots"][d["slot"]]}]
+
+
+def _solo_hand(state: State, action: Action) -> tuple[State, list]:
+    solo = state.get("solo")
+    card = action.get("card")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat has a hand pad")
+    who = state["options"]["players"][solo["seat"]]
+    if state["phase"] != "play":
+        raise IllegalAction(f"the round is scored: press Next before drawing for {who}")
+    if card not in BIT:
+        raise IllegalAction("that is not one of the 36 numbered cards: put it back in the box")
+    if not _missing(state):
+        raise IllegalAction(f"{who} holds all the cards it drew: put that card back on top of the draw pile")
+    if BIT[card] & (state["on_table"] | state["discarded"]) or card in solo["slots"]:
+        raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the table, in the discard pile "
+                            "or already in the holder): put it back where it was")
+    slots = list(solo["slots"])
+    slot = slots.index(None) if None in slots else len(slots)
+    if slot >= HOLDER_SLOTS:
+        raise IllegalAction(f"{who}'s holder is full")
+    if slot == len(slots):
+        slots.append(card)
+    else:
+        slots[slot] = card
+    new = dict(state, solo=dict(solo, slots=slots))
+    text = f"Put that card face down in slot {slot + 1} of {who}'s holder"
+    return new, [hidden_event("solo_hand", f"{who} drew {symbol(card)}: slot {slot + 1}", text,
+                              [0, 1], seat=solo["seat"], card=card, slot=slot)]
+
+
+def _solo_decide(state: State, action: Action) -> tuple[State, list]:
+    solo = state.get("solo")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat decides by itself")
+    seat, slot, lane = solo["seat"], action.get("slot"), action.get("lane")
+    if RULES.to_play(state) != seat:
+        raise IllegalAction("it is not the companion's turn")
+    if _missing(state):
+        raise IllegalAction("the companion's hand is not complete yet")
+    if not isinstance(slot, int) or not 0 <= slot < len(solo["slots"]) or solo["slots"][slot] is None:
+        raise IllegalAction(f"slot {slot!r} of the holder is empty")
+    if not isinstance(lane, int) or not 0 <= lane < LANES:
+        raise IllegalAction(f"there is no lane {lane!r}")
+    if action.get("at") != decision_point(state):
+        raise IllegalAction("the game moved on while the companion was thinking")
+    new = dict(state, solo=dict(solo, decision={"slot": slot, "lane": lane}))
+    return new, [event("solo_decide", solo_instruction(new), seat=seat, zone=lane_zone(seat, lane),
+                       slot=slot, lane=lane)]
+
+
+def _solo_take(state: State, card: str, lane: int) -> State:
+    """The solo seat's card leaves its holder for ``lane``, as decided."""
+    solo = state["solo"]
+    who = state["options"]["players"][solo["seat"]]
+    if card not in solo["slots"]:
+        raise IllegalAction(f"that card is not in {who}'s holder: take it back; " + solo_instruction(state))
+    decision = solo["decision"]
+    if decision is None:
+        raise IllegalAction(f"take that card back: {solo_instruction(state)}")
+    slot = solo["slots"].index(card)
+    if slot != decision["slot"] or lane != decision["lane"]:
+        raise IllegalAction(f"take that card back to slot {slot + 1}: {solo_instruction(state)}")
+    slots = list(solo["slots"])
+    slots[slot] = None
+    return dict(state, solo=dict(solo, slots=slots, decision=None))
+
+
+def _solo_empty_holder(new: State, pile: str, aside: bool = False) -> list:
+    """A round's end (the discard pile) or a swap (the separate pile, ``aside``): what was in the
+    holder goes to that pile, and the companion remembers which cards lie there."""
+    solo = new["solo"]
+    held = [n for n, c in enumerate(solo["slots"]) if c is not None]
+    key = "known_aside" if aside else "known_discards"
+    known = solo[key]
+    for card in solo_hand(new):
+        known |= BIT[card]
+    new["solo"] = dict(solo, slots=[], decision=None, **{key: known})
+    if not held:
+        return []
+    who = new["options"]["players"][solo["seat"]]
+    slots = ", ".join(str(n + 1) for n in held)
+    return [event("solo_hand", f"Put the cards in {who}'s slot{'s' if len(held) > 1 else ''} {slots} "
+                               f"face down on the {pile}", seat=solo["seat"])]
+
+
+def _solo_view(state: State, seat: int | None) -> dict | None:
+    """What every screen may know of the solo seat: which slots hold a card, the decision."""
+    solo = state.get("solo")
+    if solo is None:
+        return None
+    return {"seat": solo["seat"], "strength": state["options"]["solo_strength"],
+            "slots": [c is not None for c in solo["slots"]], "missing": _missing(state),
+            "decision": solo["decision"],
+            "instruction": solo_instruction(state) if RULES.to_play(state) == solo["seat"] else None}
 
 
 def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
@@ -542,11 +783,22 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
     hand = list(state["hand"])
     for _ in range(n):
         if state["pile"] == 0:
-            if state["discard"] == 0:
+            if state["discard"] == 0 and state["set_aside"] == 0:
                 break
+            if state["discard"] == 0:       # nothing else left: the separate pile is all there is
+                state["discard"], state["set_aside"] = state["set_aside"], 0
+            aside = state["set_aside"]
             events.append(event("reshuffle", f"The draw pile is empty: the discard pile ({state['discard']} cards) "
-                                             "is shuffled into a new draw pile", cards=state["discard"]))
-            state["pile"], state["discard"], state["discarded"] = state["discard"], 0, 0
+                                             "is shuffled into a new draw pile"
+                                             + (f"; the separate pile ({aside} cards) sits this shuffle out and "
+                                                "becomes the discard pile" if aside else ""),
+                                cards=state["discard"], set_aside=aside))
+            # Swapped hands sit out this reshuffle (rules: "a separate pile"), then wait in the discard pile
+            # for the next one; the companion never saw their faces, so none is known to be discarded.
+            state["pile"], state["discard"], state["discarded"], state["set_aside"] = state["discard"], aside, 0, 0
+            if "solo" in state:          # the companion's swapped cards now lie in the discard pile
+                solo = state["solo"]
+                state["solo"] = dict(solo, known_discards=solo["known_aside"] if aside else 0, known_aside=0)
         state["pile"] -= 1
         hand[seat] += 1
     state["hand"] = hand

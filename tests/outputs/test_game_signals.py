@@ -253,3 +253,21 @@ def test_a_lane_light_follows_the_profile_layout_from_pads_to_zones(store, pin_f
             pytest.fail("no battle in the seeded Lifeforce game")
         assert {"0.attacker", "1.attacker"} <= set(battles[0]["zones"])
         assert pin_values(pin_factory, 2, 3, 4) == SEAT_RGB[battles[0]["winner"]]
+
+
+def test_solo_play_lights_the_lane_the_companion_plays_on(store, pin_factory, clock):
+    """docs/leds.md, "Solo play": the lane light of the lane the companion's card goes to
+    pulses in the companion's colour until that card lies there."""
+    pins = parse_pins(LANE_TABLE, "test table")
+    with TableOutputs(pins, pin_factory=pin_factory, clock=clock, animate=False, hold_time=0.05) as outputs:
+        session = Session.start(store, "sams", {"solo_seat": 1, "first_seat": 1}, seed=1)
+        outputs.attach(session)
+        for card in ("2h", "9s", "5d", "10c", "7h"):
+            session.act({"type": "solo_hand", "seat": 1, "card": f"sams.{card}"})
+        assert str(outputs.light("lane1").look) != "orange pulse"
+        at = [1, 1, 0, 0]
+        session.act({"type": "solo_decide", "seat": 1, "slot": 0, "lane": 0, "at": at})
+        assert str(outputs.light("lane1").look) == "orange pulse"
+        assert str(outputs.light("south").look) == "orange pulse"
+        session.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.2h"})
+        assert str(outputs.light("lane1").look) != "orange pulse"

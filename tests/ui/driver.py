@@ -9,7 +9,7 @@ shows one, else what that button sends (``screen.send``).
 """
 from __future__ import annotations
 
-from companion.engine import Rng
+from companion.engine import Rng, redact_event
 from ui import harness
 
 
@@ -17,17 +17,59 @@ def table_screen(app):
     return app.root.get_screen("table")
 
 
+def faces(box) -> list[tuple[str, bool]]:
+    """A zone's cards as ``(face, hidden)``: each card's fullest text."""
+    return [(choices[0], hidden) for choices, hidden in box.cards]
+
+
+def _public_cards(events) -> set[str]:
+    """Cards the shared screen's events name in their fields (a land's reveal, an ability used)."""
+    out = set()
+    for e in events:
+        e = redact_event(e, None)
+        if e.get("type") in ("rejected", "unknown_tag"):
+            continue                      # a refusal never shows a card on purpose: its leaks must be caught
+        for key in ("card", "creature"):
+            if isinstance(e.get(key), str):
+                out.add(e[key])
+        out.update(c for c in e.get("creatures", []) if isinstance(c, str))
+    return out
+
+
+def seen_face_up(app) -> set[str]:
+    """Every card the table has seen face up in this game, by the public events so far.
+
+    A card revealed and then put back in a hidden pile in the same action (a
+    Territory creature revealed at the last land, pulled back to the ready pile
+    at round end) is no secret: the table saw it.
+    """
+    session = app.controller.session
+    seen = getattr(session, "_test_seen_face_up", None)
+    if seen is None:
+        rules = session.rules
+        state = rules.setup(session.options, session.seed)
+        seen = set()
+        for action in session.actions:
+            state, events = rules.apply(state, action)
+            seen |= _public_cards(events)
+        session._test_seen_face_up = seen
+        session.subscribe(lambda s, events: seen.update(_public_cards(events)))
+    return seen
+
+
 def hidden_faces(app) -> set[str]:
     """Names and faces of every card lying face down now, which no widget may show.
 
     A card is face down when the shared view shows ``{"hidden": True}`` where
     its owner's view shows the card.  A name also visible face up elsewhere on
-    the shared view (another copy) is left out: showing that copy is allowed.
+    the shared view (another copy), or shown face up earlier in the game
+    (:func:`seen_face_up`), is left out: showing it is allowed.
     """
     session = app.controller.session
     rules, state = session.rules, session.state
     shared = rules.view(state, None)["zones"]
     visible = {c for z in shared.values() for c in z.get("cards", []) if isinstance(c, str)}
+    visible |= seen_face_up(app)
     secret = set()
     for seat in (0, 1):
         own = rules.view(state, seat)["zones"]
@@ -69,8 +111,8 @@ def do(app, action: dict) -> None:
         place(app, *scan)
         return
     screen = table_screen(app)
-    label = screen.action_label(action)
-    buttons = [b for b in harness.walk(screen.ids.actions) if getattr(b, "text", None) == label]
+    buttons = [b for b in [screen.ids.primary, *screen.ids.actions.children]
+               if getattr(b, "action", None) == action and not b.disabled]
     if len(buttons) == 1 and screen.button_actions().count(action) == 1:
         harness.tap(buttons[0])
         if getattr(buttons[0], "armed", False):          # a forfeit asks for a second tap

@@ -46,7 +46,7 @@ def test_settings_text_size_brightness_sound_lights_and_readers(home, tmp_path):
     harness.tap(harness.button("−"))
     assert (device / "brightness").read_text() == str(round(255 * 0.9))
     harness.tap(harness.button("Larger"))
-    assert app.text_scale == 1.3 and theme.text_scale == 1.3
+    assert app.text_scale == 1.3 and theme.text_scale() == 1.3
     assert settings.ids.size_larger.font_size == settings.ids.size_normal.font_size
     harness.tap(harness.button("Normal"))
     assert app.text_scale == 1.0

@@ -10,6 +10,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import games
+from companion.session import unfinished_games
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
@@ -30,14 +31,24 @@ class HomeScreen(Screen):
         controller = App.get_running_app().controller
         self.table_text = describe_table(controller)
         current = controller.session
-        unfinished = controller.store.unfinished()
+        # Every unfinished game, each with the reason it cannot be resumed (a broken card file, an
+        # engine that does not load): none is ever hidden.
+        listed = unfinished_games(controller.store)
+        resumable = [u.info for u in listed if u.problem is None]
+        more = f" · {len(listed) - 1} more unfinished in History" if len(listed) > 1 else ""
         if current is not None and not current.rules.is_over(current.state):
             self._resume_id = current.id
             self.resume_text = f"Back to {current.rules.title} (game #{current.id}, {len(current.actions)} actions)"
-        elif unfinished is not None and unfinished.game in playable_games():
+        elif resumable:
+            unfinished = resumable[0]
             self._resume_id = unfinished.id
             self.resume_text = (f"Resume {games.KNOWN_GAMES.get(unfinished.game, unfinished.game)} "
-                                f"(game #{unfinished.id}, {unfinished.actions} actions, {unfinished.updated})")
+                                f"(game #{unfinished.id}, {unfinished.actions} actions, {unfinished.updated})" + more)
+        elif listed:
+            broken = listed[0]
+            self._resume_id = broken.info.id
+            why = f"Game #{broken.info.id} cannot be resumed yet: {broken.problem}"
+            self.resume_text = (why if len(why) <= 160 else why[:159] + "…") + more
         else:
             self._resume_id = None
             self.resume_text = ""
@@ -53,12 +64,12 @@ class HomeScreen(Screen):
         playable = playable_games()
         for name in playable:
             button = BigButton(text=games.KNOWN_GAMES.get(name, name), tone=theme.PANEL_LIGHT,
-                               font_size=theme.FONT_BODY * _scale())
+                               font_size=theme.FONT_BODY * App.get_running_app().fscale)
             button.bind(on_release=lambda _b, n=name: self.open_game(n))
             grid.add_widget(button)
         for name in [n for n in games.KNOWN_GAMES if n not in playable]:
             grid.add_widget(BigButton(text=f"{games.KNOWN_GAMES[name]}\n(coming)", disabled=True,
-                                      font_size=theme.FONT_BODY * _scale()))
+                                      font_size=theme.FONT_BODY * App.get_running_app().fscale))
 
     def open_game(self, name: str) -> None:
         """The game's Setup; an engine that does not load is one sentence here, not a traceback."""

@@ -52,7 +52,7 @@ class ScanningScreen(Screen):
         box.clear_widgets()
         scale = App.get_running_app().scale
         for name in playable_games():
-            b = BigButton(text=games.short_name(name), font_size=theme.FONT_BODY * scale * App.get_running_app().text_scale,
+            b = BigButton(text=games.short_name(name), font_size=theme.FONT_BODY * App.get_running_app().fscale,
                           tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
                           color=theme.CARD_TEXT if name == self.game else theme.TEXT)
             b.bind(on_release=lambda _b, n=name: self.pick_game(n))

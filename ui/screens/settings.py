@@ -131,7 +131,7 @@ class SettingsScreen(Screen):
     def _paint_text_sizes(self) -> None:
         for name, scale in TEXT_SIZES:
             button = self.ids[f"size_{name.lower()}"]
-            chosen = abs(theme.text_scale - scale) < 0.01
+            chosen = abs(theme.text_scale() - scale) < 0.01
             button.tone = theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT
             button.color = theme.CARD_TEXT if chosen else theme.TEXT
 

@@ -88,7 +88,7 @@ class SetupScreen(Screen):
             self._paint_toggle(option, b)
             controls.add_widget(b)
         elif isinstance(option.default, int):
-            value = Label(text=str(self.values[option.id]), font_size=theme.FONT_LARGE * s, bold=True)
+            value = Label(text=str(self.values[option.id]), font_size=theme.FONT_LARGE * App.get_running_app().fscale, bold=True)
             minus, plus = BigButton(text="−", size_hint_x=None, width=theme.TOUCH * s), BigButton(
                 text="+", size_hint_x=None, width=theme.TOUCH * s)
             minus.bind(on_release=lambda _b, o=option, v=value: self._step(o, -1, v))
@@ -99,7 +99,7 @@ class SetupScreen(Screen):
         line.add_widget(controls)
         row.add_widget(line)
         # The help sentence wraps; the row grows with it (no sentence cut off).
-        help_text = Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_BODY * s, halign="left",
+        help_text = Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_BODY * App.get_running_app().fscale, halign="left",
                           size_hint_y=None, height=26 * s)
         help_text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                        texture_size=lambda w, size: (setattr(w, "height", size[1] + 4 * s),

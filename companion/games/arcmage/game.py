@@ -43,6 +43,18 @@ RANDOM_WEIGHTS = {"next": 0.6, "exhaust": 0.1, "mulligan": 0.3, "discard_region"
                   "unblock": 0.2, "unequip": 0.2, "spend": 0.1, "enter": 3.0, "resource": 3.0,
                   "attack": 2.0, "block": 2.0, "play": 0.5, "claim": 3.0}
 ANY_TIME = {"adjust", "set_mark", "destroy", "spend"}
+FACE_DOWN_PADS = ("vault", "region")
+
+
+def _unnamed(error: IllegalAction, card_id: str, seat: int) -> IllegalAction:
+    """``error`` for ``seat``, with a twin that says the same without naming the card (engine: ``hidden_from``)."""
+    try:
+        label = arc.name(card_id)
+    except IllegalAction:
+        label = card_id
+    text = str(error)
+    redacted = text.replace(label, "that card").replace(card_id, "that card")
+    return IllegalAction(text, redacted=redacted[:1].upper() + redacted[1:], hidden_from=[1 - seat])
 PLAYER_COUNTERS = ("vp", "hp", "hand", "deck", "gold")
 
 
@@ -57,6 +69,10 @@ class ArcmageRules(Rules):
         Option("mixed_blockers", "Block with the Front and the domains together", False,
                help="Off: against one attack a defender blocks with Front creatures or with top servants, "
                     "not both (rules text, 'Defend'). On: any mix."),
+        Option("reassign_cost", "Reassigning equipment costs", "printed", choices=("printed", "free"),
+               help="printed: giving equipment to another Front creature costs its printed gold again (the text: "
+                    "pick-up \"costs no gold in contrast to reassigning equipment\"); free: only both creatures "
+                    "mark, as the Reassign paragraph lists."),
     )
 
     validate_deck = staticmethod(validate_deck)
@@ -67,6 +83,8 @@ class ArcmageRules(Rules):
         target = options["vp_target"]
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
             raise IllegalAction(f"The victory-point target must be a whole number of at least 1, not {target!r}.")
+        if options["reassign_cost"] not in ("printed", "free"):
+            raise IllegalAction("Reassigning equipment costs 'printed' (its gold cost again) or is 'free'.")
         return R.new_game(options, seed)
 
     def is_over(self, state: dict) -> bool:
@@ -474,7 +492,10 @@ class ArcmageRules(Rules):
             raise IllegalAction(f"{label} must be in the Front.")
         if not is_top(s["p"][seat], pile, i):
             raise IllegalAction(f"{label} is under another servant: only the top servant of a domain can act.")
-        if c["marked"] or c["locked"]:
+        if c["locked"]:
+            raise IllegalAction(f"{label} was unassigned this turn: it cannot mark or assign again until the turn "
+                                "ends, even if an effect unmarked it.")
+        if c["marked"]:
             raise IllegalAction(f"{label} is marked: a card marks once a turn.")
         if c["assigned"]:
             raise IllegalAction(f"{label} is assigned: assigned creatures cannot mark, attack or defend.")
@@ -524,10 +545,15 @@ class ArcmageRules(Rules):
         if taker["id"] == giver["id"]:
             raise IllegalAction("Give the equipment to another creature.")
         self._check_subtype(taker, eq)
+        cost = 0
+        if s.get("reassign_cost", "printed") == "printed":      # docs/rulings/arcmage.md, "Reassigning equipment"
+            cost = R.printed_cost(eq["card"], a)
+            R.pay(e, seat, cost, f"Reassigning {arc.name(eq['card'])}")
         e.replace(seat, "front", i, marked=True, equip=giver["equip"][:k] + giver["equip"][k + 1:])
         e.replace(seat, "front", j, marked=True, equip=taker["equip"] + [eq])
         events.append(event("give", f"{arc.name(giver['card'])} gives {arc.name(eq['card'])} to "
-                                    f"{arc.name(taker['card'])}; both mark.", seat=seat))
+                                    f"{arc.name(taker['card'])}" + (f" for {cost} gold" if cost else "")
+                                    + "; both mark.", seat=seat, cost=cost))
 
     def _do_pickup(self, e, a, seat, events):
         """An unmarked Front creature picks up one dropped equipment for free, and marks."""
@@ -568,6 +594,9 @@ class ArcmageRules(Rules):
             raise IllegalAction("Move to 'front' or to a domain: politics, science or faith.")
         if (pile == "front") == (to == "front"):
             raise IllegalAction("Moves go between the Kingdom and the Front; never between two domains.")
+        clash = R.faction_clash(s["p"][seat], to, c["card"]) if to != "front" else None
+        if clash:
+            raise IllegalAction(clash)
         moved = dict(c, marked=True)
         e.lst(seat, pile).pop(i)
         if to != "front" and c["equip"]:
@@ -690,6 +719,9 @@ class ArcmageRules(Rules):
         to = a.get("to")
         if to not in PILES:
             raise IllegalAction("A creature enters the Front or a domain: politics, science or faith.")
+        clash = R.faction_clash(s["p"][seat], to, card_id) if to != "front" else None
+        if clash:
+            raise IllegalAction(clash)
         cost = R.printed_cost(card_id, a)
         R.pay(e, seat, cost, c.name)
         self._from_hand(e, seat)
@@ -778,7 +810,8 @@ class ArcmageRules(Rules):
         found = find_any(s, card_id)
         if found is not None:
             owner, pile, i = found
-            e.replace(owner, pile, i, marked=marked, locked=False)
+            # an unassigned creature stays unable to mark or assign this turn ("the forbidding effect wins")
+            e.replace(owner, pile, i, marked=marked)
             label = arc.name(s["p"][owner][pile][i]["card"])
         else:
             vault = s["p"][seat]["vault"]
@@ -833,9 +866,22 @@ class ArcmageRules(Rules):
         return pads.zones(options)
 
     def interpret(self, state: dict, zone: str, card_id: str, present: bool) -> dict | None:
+        """What a card on a pad means.  On the face-down pads (the vault, the chapter) a refusal must not
+        name the card (RULINGS, "Hidden information in refusals"), so the action is tried here and any
+        refusal gets a redacted twin without the card's name for the other seat and the shared screen."""
         if state["result"] is not None:
             return None
-        return pads.interpret(state, zone, card_id, present)
+        seat_text, _, kind = zone.partition(".")
+        face_down = present and kind in FACE_DOWN_PADS and seat_text in ("0", "1")
+        try:
+            action = pads.interpret(state, zone, card_id, present)
+            if face_down and action is not None:
+                self.apply(state, action)
+        except IllegalAction as exc:
+            if face_down and getattr(exc, "redacted", None) is None:
+                raise _unnamed(exc, card_id, int(seat_text)) from None
+            raise
+        return action
 
     def scan_for(self, state: dict, action: dict) -> tuple[str, str] | None:
         return pads.scan_for(state, action)

@@ -93,7 +93,8 @@ def action_groups(rules, state: dict) -> list[list[dict]]:
         groups.append([nxt])
         if p["hand"] > 0:
             groups.append([{"type": "enter", "seat": seat, "card": cid, "to": to}
-                           for cid in _affordable("creature", gold_available(p)) for to in PILES])
+                           for cid in _affordable("creature", gold_available(p)) for to in PILES
+                           if to == "front" or R.faction_clash(p, to, cid) is None])
     elif phase == "discard":
         if p["hand"] > R.HAND_LIMIT:
             groups.append([{"type": "discard", "seat": seat}])
@@ -169,6 +170,9 @@ def _play_groups(rules, state: dict, seat: int, p: dict) -> list[list[dict]]:
     give = []
     for giver in ready_front:
         for eq in giver["equip"]:
+            if state.get("reassign_cost", "printed") == "printed" and (arc.cost(eq["card"]) is None
+                                                                       or arc.cost(eq["card"]) > gold):
+                continue
             for taker in ready_front:
                 if taker is not giver and not (eq["subtype"] and any(x["subtype"] == eq["subtype"] for x in taker["equip"])):
                     give.append({"type": "give", "seat": seat, "equipment": eq["id"], "to": taker["id"]})
@@ -185,7 +189,8 @@ def _move_groups(state: dict, seat: int, p: dict) -> list[list[dict]]:
     actors = [(pile, c) for pile, c in _actors(p) if _ready(c)]
     if not p["moved"] and p["attacked"] != phase and not p["exhausted"]:
         groups.append([{"type": "move", "seat": seat, "card": c["id"], "to": to}
-                       for pile, c in actors for to in PILES if (pile == "front") != (to == "front")])
+                       for pile, c in actors for to in PILES if (pile == "front") != (to == "front")
+                       and (to == "front" or R.faction_clash(p, to, c["card"]) is None)])
     if not p["attacked"] and p["moved"] != phase:
         front = [c["id"] for pile, c in actors if pile == "front"]
         attacks = [{"type": "attack", "seat": seat, "attackers": [i]} for i in front]
@@ -295,6 +300,12 @@ def label(state: dict, action: dict) -> str:
         names = {"unequip": "Discard equipment from", "give": "Give equipment to", "pickup": "Pick up with"}
         holder = creature_name(action["to"]) if kind != "unequip" else next(
             (arc.name(c["card"]) for pile in PILES for c in p[pile] if any(e["id"] == action["equipment"] for e in c["equip"])), "?")
+        if kind == "give" and state.get("reassign_cost", "printed") == "printed":
+            eq = next((e for pile in PILES for c in p[pile] for e in c["equip"] if e["id"] == action["equipment"]),
+                      None)
+            cost = arc.cost(eq["card"]) if eq is not None else None
+            if cost:
+                return f"{names[kind]} {holder} ({cost} gold)"
         return f"{names[kind]} {holder}"
     if kind in ("play", "resource", "enter", "region"):
         verb = {"play": "Play", "resource": "Into the vault:", "region": "Chapter:", "enter": "Enter"}[kind]

@@ -53,6 +53,7 @@ def new_game(options: dict, seed: int) -> dict:
         "rng": Rng(seed).state,
         "vp_target": int(options["vp_target"]),
         "mixed_blockers": bool(options["mixed_blockers"]),
+        "reassign_cost": options["reassign_cost"],
         "names": list(options["players"]),
         "turn": 0, "active": 0, "phase": "setup",
         "combat": None, "pending": None, "fallen": [], "resume": None,
@@ -99,9 +100,10 @@ def end_turn(e: Edit, events: list) -> None:
     for seat in (0, 1):
         p = e.p(seat)
         for pile in PILES:
-            if any(c["damage"] for c in p[pile]):
+            if any(c["damage"] or c["locked"] for c in p[pile]):
+                # damage heals; an unassign's "not again this turn" ends with the turn
                 e.lst(seat, pile)
-                p[pile] = [dict(c, damage=0) if c["damage"] else c for c in p[pile]]
+                p[pile] = [dict(c, damage=0, locked=False) if (c["damage"] or c["locked"]) else c for c in p[pile]]
         if p["dropped"]:
             e.lst(seat, "grave").extend(x["card"] for x in p["dropped"])
             events.append(event("dropped", f"{who(s, seat)} discards {len(p['dropped'])} dropped equipment nobody picked up.",
@@ -150,13 +152,17 @@ def pay(e: Edit, seat: int, amount: int, what: str) -> None:
 
 
 def printed_cost(card_id: str, action: dict) -> int:
-    """The cost to pay: the printed number, or the action's ``cost`` for X/T costs and card texts."""
-    if "cost" in action:
-        value = action["cost"]
-        if not isinstance(value, int) or value < 0:
-            raise IllegalAction(f"A cost must be a whole number of gold, not {value!r}.")
-        return value
+    """The cost to pay: the printed number; the action's ``cost`` only for an X or T cost, which the card text
+    defines.  A card whose text lowers a printed cost is paid with a logged gold adjustment first."""
     value = arc.cost(card_id)
+    if "cost" in action:
+        given = action["cost"]
+        if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+            raise IllegalAction(f"A cost must be a whole number of gold, not {given!r}.")
+        if value is not None and given != value:
+            raise IllegalAction(f"{arc.name(card_id)} costs {value} gold as printed. If a card text lets you pay "
+                                "less, add the difference to your gold with an adjustment first (it is logged).")
+        return given
     if value is None:
         raise IllegalAction(f"{arc.name(card_id)} costs {arc.card(card_id).attrs.get('cost')}: "
                             "say how much gold on the screen.")
@@ -226,6 +232,15 @@ def lose_region(e: Edit, seat: int, events: list, how: str) -> None:
     chapter = e.lst(seat, "chapter")
     lost = chapter.pop(0)
     e.lst(seat, "grave").append(lost["card"])
+    for caster in (0, 1):
+        # RULINGS: a spell attached to a region goes to its owner's graveyard with the region
+        on_it = [sp for sp in s["p"][caster]["spells"] if sp["on"] == [seat, "region"]]
+        if on_it:
+            e.p(caster)["spells"] = [sp for sp in s["p"][caster]["spells"] if sp["on"] != [seat, "region"]]
+            e.lst(caster, "grave").extend(sp["card"] for sp in on_it)
+            events.append(event("spell_gone", f"{', '.join(arc.name(sp['card']) for sp in on_it)} on "
+                                              f"{arc.name(lost['card'])} goes to {who(s, caster)}'s grave with it.",
+                                seat=caster, cards=[sp["card"] for sp in on_it]))
     p = e.p(seat)
     draws = min(int(arc.card(lost["card"]).attrs.get("draw_on_loss", 0)), p["deck"])
     p["deck"] -= draws
@@ -246,12 +261,32 @@ def lose_region(e: Edit, seat: int, events: list, how: str) -> None:
         s["phase"] = "fallen"
 
 
+def faction_clash(p: dict, domain: str, card_id: str) -> str | None:
+    """Why ``card_id`` may not join ``domain`` (RULINGS: one faction per domain at a time), or None.
+
+    The text, "Faction combinations": "with only one faction being allowed in a domain at a time".  A card
+    without a faction fits any domain.
+    """
+    faction = arc.card(card_id).attrs.get("faction")
+    for c in p[domain]:
+        other = arc.card(c["card"]).attrs.get("faction")
+        if faction and other and other != faction:
+            return (f"The {DOMAIN_LABELS[domain]} domain holds {arc.faction_label(other)} servants "
+                    f"({arc.name(c['card'])}); {arc.name(card_id)} is {arc.faction_label(faction)}: only one "
+                    "faction is allowed in a domain at a time.")
+    return None
+
+
 def gain_vp(e: Edit, seat: int, amount: int, events: list, why: str) -> None:
     p = e.p(seat)
     if p["vp"] + amount < 0:
         raise IllegalAction(f"{who(e.s, seat)} has {p['vp']} VP; it cannot go below 0.")
     p["vp"] += amount
     events.append(event("vp", f"{who(e.s, seat)} {why}: {p['vp']} VP.", seat=seat, vp=p["vp"]))
+    if e.s["phase"] == "fallen":
+        # RULINGS: once a last region has fallen only a simultaneous loss can change the outcome; VP count
+        # only for that tie-break (end_fallen)
+        return
     if amount > 0 and p["vp"] >= e.s["vp_target"]:
         finish(e, seat, f"{who(e.s, seat)} reaches {p['vp']} victory points (target {e.s['vp_target']})",
                events, how="victory_points")

@@ -20,9 +20,11 @@ colour they compare plainly.
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import NamedTuple
 
-from companion.cards import load_catalogue
+from companion.cards import DATA_DIR, Card, CatalogueError, parse_catalogue, read_catalogue_file
 
 GAME = "lifeforce"
 
@@ -66,7 +68,7 @@ def colour_label(colour: str) -> str:
     return COLOURS[colour][0]
 
 
-def _animal(card) -> Animal:
+def _animal(card: Card) -> Animal:
     colour = card.get("colour")
     high = card.get("lifespan_max")
     low = card.get("lifespan_low")
@@ -79,8 +81,73 @@ def _animal(card) -> Animal:
     return Animal(card.id, card.name, colour, high, low)
 
 
-CATALOGUE = load_catalogue(GAME)
+# The shipped cards only: players' own cards reach a game through its options (``own_cards``), so
+# that its record replays on any machine; :func:`register` adds them here when a game is set up.
+CATALOGUE = read_catalogue_file(DATA_DIR / GAME / "cards.json", GAME)
 ANIMALS: dict[str, Animal] = {c.id: _animal(c) for c in CATALOGUE}
+# Every known card gets a bit, so sets of cards (a deck, a graveyard) are ints.  Both grow only
+# (register), so a card's bit never changes while the program runs.
+BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(ANIMALS)}
+ORDER: list[str] = list(ANIMALS)
+
+
+def own_cards(data_dir: Path | None) -> dict:
+    """The player's own printed cards from ``<data dir>/cards/lifeforce.json`` as setup options
+    take them (``{card id: {"name": …, "attrs": {…}}}``); {} when there is no such file.
+
+    Raises :class:`CatalogueError` (one sentence) for a broken file or an own card that gives a
+    shipped card other values — an own card needs its own id.
+    """
+    if data_dir is None:
+        return {}
+    path = Path(data_dir) / "cards" / f"{GAME}.json"
+    if not path.exists():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    own = {c.id: {"name": c.name, "attrs": dict(c.attrs)} for c in parse_catalogue(doc, GAME, str(path))}
+    try:
+        _check(own)
+    except ValueError as exc:
+        raise CatalogueError(f"{path}: {exc}") from None
+    return own
+
+
+def _check(own: dict) -> list[Animal]:
+    """The animals of ``own`` (see :func:`own_cards`); ValueError for a bad value or a clash."""
+    if not isinstance(own, dict):
+        raise ValueError("own_cards must map card ids to {\"name\": …, \"attrs\": {…}}")
+    animals = []
+    for card_id, entry in own.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("attrs", {}), dict):
+            raise ValueError(f"{card_id}: needs a name and attrs")
+        if not isinstance(card_id, str) or not card_id.startswith(GAME + "."):
+            raise ValueError(f"{card_id!r} is not a Lifeforce Battle card id")
+        beast = _animal(Card(card_id, GAME, entry.get("name") or card_id, entry.get("attrs", {})))
+        known = ANIMALS.get(card_id)
+        if known is not None and known != beast:
+            if card_id in _SHIPPED_IDS:
+                raise ValueError(f"{beast.name} ({card_id}) is a shipped card with other values: "
+                                 "give your own card its own id")
+            raise ValueError(f"{beast.name} ({card_id}) is known here with other values "
+                             f"({known.label()}, not {beast.label()})")
+        animals.append(beast)
+    return animals
+
+
+def register(own: dict) -> None:
+    """Make the own cards of a game known (idempotent); ValueError with a sentence when one clashes
+    with a card of the same id but other values."""
+    for beast in _check(own):
+        if beast.id not in ANIMALS:
+            ANIMALS[beast.id] = beast
+            BIT[beast.id] = 1 << len(ORDER)
+            ORDER.append(beast.id)
+
+
+_SHIPPED_IDS = frozenset(ANIMALS)
 
 
 def animal(card_id: str) -> Animal:

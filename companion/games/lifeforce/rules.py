@@ -36,8 +36,10 @@ current battle: animal, declared mode and support per seat), ``battle``
 """
 from __future__ import annotations
 
+from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event
-from companion.games.lifeforce.animals import ANIMALS, GAME, Animal, colour_label, is_stalemate_pair, strengths
+from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, ORDER, Animal, colour_label, is_stalemate_pair,
+                                               own_cards, register, strengths)
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
 
 HAND_SIZE = 5
@@ -47,9 +49,6 @@ COUNTERS = (("deck", "Deck"), ("hand", "Hand"), ("discard", "Discard"), ("gravey
 MODES = ("low", "max")
 BUILDING = ("attack", "counter")
 
-# Every catalogue card gets a bit, so sets of cards (a deck, a graveyard) are ints.
-BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(ANIMALS)}
-ORDER: tuple[str, ...] = tuple(ANIMALS)
 
 
 def cards_in(mask: int) -> list[str]:
@@ -101,20 +100,43 @@ class LifeforceRules(Rules):
 
     @staticmethod
     def validate_deck(card_ids) -> list[str]:
-        """See :func:`companion.games.lifeforce.decks.validate_deck` (for the deck screen)."""
+        """See :func:`companion.games.lifeforce.decks.validate_deck` (for the deck screen, which
+        knows the player's own cards too)."""
+        try:
+            register(own_cards(players_card_dir()))
+        except (CatalogueError, ValueError) as exc:
+            return [str(exc)]
         return validate_deck(card_ids)
 
     # ---- setup ---------------------------------------------------------------
     def normalise_options(self, options: dict | None) -> dict:
+        """Defaults filled in, plus ``own_cards``: the values of the player's own cards that the
+        decks use (``<data dir>/cards/lifeforce.json``), kept in the options so that the game's
+        record replays on a machine without that file."""
+        options = dict(options or {})
+        own = options.pop("own_cards", None)
         merged = super().normalise_options(options)
         if not merged.get("decks"):
             merged["decks"] = sample_decks()
+        if own is None:
+            try:
+                mine = own_cards(players_card_dir())
+            except CatalogueError as exc:
+                raise IllegalAction(f"your own Lifeforce cards cannot be used: {exc}") from None
+            decks = merged["decks"]
+            used = {c for deck in decks for c in deck} if isinstance(decks, (list, tuple)) else set()
+            own = {card_id: entry for card_id, entry in mine.items() if card_id in used}
+        merged["own_cards"] = own
         return merged
 
     def setup(self, options: dict, seed: int) -> State:
         options = self.normalise_options(options)
         players = options["players"]
         decks = options["decks"]
+        try:
+            register(options["own_cards"])
+        except ValueError as exc:
+            raise IllegalAction(f"the game's own cards cannot be used: {exc}") from None
         if not isinstance(decks, (list, tuple)) or len(decks) != 2:
             raise IllegalAction("the option 'decks' needs two lists of 50 card ids, North's and South's")
         problems = []
@@ -174,8 +196,22 @@ class LifeforceRules(Rules):
                 actions.append({"type": "done", "seat": seat})
         actions += [{"type": "withdraw", "seat": seat, "card": c}
                     for c in ([animal] if animal else []) + support]
-        actions.append({"type": "cannot_support", "seat": seat})
+        if not self._can_support(state, seat):
+            actions.append({"type": "cannot_support", "seat": seat})
         return actions + forfeits
+
+    @staticmethod
+    def _can_support(state: State, seat: int) -> bool:
+        """Whether ``seat`` can still make a supported attack or counterattack in this duel.
+
+        Any two cards make one: the card with the lower lifespan, declared low if it has a range,
+        attacks, and the other supports it with its maximum lifespan, which is at least as much
+        (RULINGS.md: support counts maximum lifespans).  So it comes down to two cards at hand —
+        the hand plus what the player has already put into this duel and may take back.
+        """
+        duel = state["duels"][-1] if state["duels"] else None
+        placed = (duel["animal"][seat] is not None) + len(duel["support"][seat]) if duel else 0
+        return state["hand"][seat] + placed >= 2
 
     def random_action(self, state: State, rng: Rng) -> Action:
         """A legal action from a simple random player (uniform sampling would forfeit at once).
@@ -211,7 +247,7 @@ class LifeforceRules(Rules):
             return {"type": "done", "seat": seat}
         if state["hand"][seat] > 0:
             return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
-        if r % 4:
+        if r % 4 or self._can_support(state, seat):
             return {"type": "withdraw", "seat": seat, "card": animal}
         return {"type": "cannot_support", "seat": seat}
 
@@ -505,6 +541,10 @@ class LifeforceRules(Rules):
         seat = action["seat"]
         self._expect_builder(state, seat, "declaring that no attack can be supported")
         role = "an attack" if state["phase"] == "attack" else "a counterattack"
+        if self._can_support(state, seat):
+            raise IllegalAction(f"{self._who(state, seat)} can support {role}: with two cards the one with the "
+                                "lower lifespan (said low) attacks and the other supports it, since support "
+                                "counts maximum lifespans")
         return self._end(state, 1 - seat, f"{self._who(state, seat)} cannot support {role}")
 
     def _forfeit(self, state: State, action: Action) -> tuple[State, list]:

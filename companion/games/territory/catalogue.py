@@ -16,7 +16,7 @@ import json
 from companion.cards import CatalogueError, parse_catalogue
 
 from .cards import GAME, CardError, Creature, Land, build_catalogue, load
-from .pricing import price
+from .pricing import MAX_FINAL_COST, price
 
 CATALOGUE = load()
 CREATURES: dict[str, Creature] = CATALOGUE.creatures
@@ -29,6 +29,16 @@ _NAMES: dict[str, str] = {}
 _DEFINED: dict[str, str] = {}     # card id → its definition as JSON, for the cards players added
 
 
+def over_limit(creatures) -> list[str]:
+    """Rules, Creature Deck: "Each creature has a cost ranging from 0 to 100" — the creatures that cost more."""
+    out = []
+    for c in creatures:
+        final = price(c, CATALOGUE.biomes).final
+        if final > MAX_FINAL_COST:
+            out.append(f"{c.id} ({c.name}) costs {final}: a creature costs 0 to {MAX_FINAL_COST}")
+    return out
+
+
 def _index(creatures, lands) -> None:
     for c in creatures:
         b = price(c, CATALOGUE.biomes)
@@ -38,6 +48,8 @@ def _index(creatures, lands) -> None:
         _NAMES[land.id] = land.name
 
 
+if over_limit(CREATURES.values()):
+    raise CardError("shipped cards: " + "; ".join(over_limit(CREATURES.values())))
 _index(CREATURES.values(), LANDS.values())
 SHIPPED: frozenset[str] = frozenset(CREATURES) | frozenset(LANDS)
 
@@ -64,6 +76,7 @@ def admit(document: dict) -> list[str]:
         raise CardError("your cards: " + "; ".join(problems))
     CATALOGUE.biomes.add(document.get("biomes", []), "your biomes")
     parsed = build_catalogue(cards, [], source="your cards", biomes=CATALOGUE.biomes)
+    problems += over_limit(parsed.creatures.values())
     for c in parsed.creatures.values():
         b = price(c, CATALOGUE.biomes)
         if (c.cost is not None and c.cost != b.final) or (c.stars is not None and c.stars != b.stars):

@@ -15,7 +15,7 @@ from .catalogue import CATALOGUE, CREATURES, LANDS, STARS
 
 def new_deployed(creature_id: str) -> dict:
     return {"id": creature_id, "dmg": 0, "exh": 0, "dis": 0, "rest": 0, "support": False, "sac": False,
-            "used": [], "base": None, "power": None}
+            "used": [], "base": None, "power": None, "shown": False}
 
 
 def own_base(rec: dict) -> int:
@@ -24,9 +24,12 @@ def own_base(rec: dict) -> int:
 
 
 def biome_bonus(rec: dict, biome: str) -> int:
-    """The creature's bonus on a land playing as ``biome``, less what Disorient took from it."""
-    bonus = CREATURES[rec["id"]].bonus(biome)
-    return bonus - rec["dis"] if bonus > 0 else bonus
+    """The creature's bonus on a land playing as ``biome``, less what Disorient took from it.
+
+    RULINGS: Disorient can push a biome bonus below zero, as the text's negative
+    bonuses allow; a creature with no bonus there still pays it (it is a cost).
+    """
+    return CREATURES[rec["id"]].bonus(biome) - rec["dis"]
 
 
 def requirements_hold(ability, rec: dict, pile: list[dict], land: Land) -> bool:
@@ -139,8 +142,9 @@ def strengths(state: State, slot: int, piles, effects) -> list[list[tuple[int, i
     """(Base Power, power) of every creature at ``slot``, per seat, in pile order.
 
     RULINGS: power = Base Power (after damage, ≥ 0) + biome bonus + land and
-    ability modifiers; a Support creature adds none.  This project: a creature
-    never adds less than 0 (docs/rulings/territory.md, "No negative power").
+    ability modifiers; a Support creature adds none.  Only Base Power is
+    floored (after damage and Base Power effects): power may be negative ("A shark wouldn't fare too good on a
+    mountain") and lowers its side's total.
     """
     land = LANDS[state["slots"][slot]["land"]]
     biome = land.plays_as
@@ -167,7 +171,8 @@ def strengths(state: State, slot: int, piles, effects) -> list[list[tuple[int, i
             for le in land.effects:
                 if le.kind == "power" and le.matches(creature, biome):
                     mods += le.amount
-            power = 0 if rec["support"] else max(0, base + biome_bonus(rec, biome) + mods)
+            base = max(0, base)            # "A creature's Base Power cannot be reduced below 0"
+            power = 0 if rec["support"] else base + biome_bonus(rec, biome) + mods
             row.append((base, power))
         out.append(row)
     return out

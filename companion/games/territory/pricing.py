@@ -44,6 +44,7 @@ FLAT_COST_REBATE = {"support": 2, "sacrifice": 5}
 REQUIREMENT_REBATE = {"home": 1, "biome": 2, "alone": 2}          # type_group: its count, +1 for a named type
 MIN_ABILITY_PRICE = 1
 MIN_FINAL_COST = 1
+MAX_FINAL_COST = 100      # Rules, Creature Deck: "Each creature has a cost ranging from 0 to 100"
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -143,6 +144,10 @@ def price(creature: Creature, biomes: Biomes | None = None) -> CostBreakdown:
                           + (f" (minimum {MIN_FINAL_COST})" if total - creature.discount < MIN_FINAL_COST else "")))
     stars = star_count(final)
     lines.append(CostLine("stars", stars, f"Star count ⌈{final} / 10⌉ = {stars}"))
+    if final > MAX_FINAL_COST:
+        lines.append(CostLine("over_limit", final - MAX_FINAL_COST,
+                              f"Over the limit by {final - MAX_FINAL_COST}: a creature costs 0 to {MAX_FINAL_COST} "
+                              "(Rules, Creature Deck), so no game takes this card"))
     return CostBreakdown(tuple(lines), total, creature.discount, final, stars)
 
 

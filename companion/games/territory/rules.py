@@ -15,6 +15,7 @@ A round, as a state machine::
 
     register ─► deal ─(5 lands in play, or the land deck is empty)─► deploy
     deploy ─(both done)─► combat: land 1 … land 5, each: reveal → abilities → totals → claim
+                          (any deployed creature's ability, while a land it affects is not fought)
     combat ─► round end steps 1 and 2 (automatic) ─► recover (step 3, each player's choice) ─► deal …
     any time: forfeit; the agreed early end once someone holds 50 % + 1 of the lands
 
@@ -26,13 +27,15 @@ State (plain data)::
                            "fought": bool, "winner": seat | None},
     land_deck (lands left), claimed[seat] (land ids), done[seat], battle (slot
     being fought), effects (round effects of activated and all-lands abilities),
-    battles (every land fought, for the summary), agree_end[seat], winner, reason.
+    battles (every land fought, for the summary), agree_end[seat], stalled (rounds
+    in a row without a claim once the land deck is empty), winner, reason.
 
 A deployed creature is ``{"id", "dmg", "exh", "dis", "rest", "support", "sac",
-"used", "base", "power"}``: damage and exhaustion taken, biome bonus lost to
-Disorient, Rest counters gained, whether it only supports, whether it is
-sacrificed at round end, abilities used this round, and its Base Power and
-power when its land was fought.
+"used", "base", "power", "shown"}``: damage and exhaustion taken, biome bonus
+lost to Disorient, Rest counters gained, whether it only supports, whether it
+is sacrificed at round end, abilities used this round, its Base Power and
+power when its land was fought, and whether it was turned face up to use an
+ability before its land was revealed.
 """
 from __future__ import annotations
 
@@ -50,6 +53,16 @@ ALL_CLAIMED = "every land has been claimed"
 NOT_IN_GAME = ("{} is a card designed for another game: this game was set up without it (start a game with "
                "your cards file to play it)")
 SAMPLE_DECKS = ("pack-of-the-peaks", "sea-and-sky")
+
+def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
+    """A refusal of a card that would lie face down or in a hidden pile, known to ``seat`` only.
+
+    ``text`` names the card and is for ``seat`` (the card's owner, or the player whose pad it is); the other
+    seat and the shared screen read ``redacted`` instead: the engine's ``rejected`` events are redacted like
+    every face-down event (``hidden_from``).
+    """
+    return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
+
 
 def land_zone(seat: int, slot: int) -> str:
     """Zone of ``seat``'s pile in front of land ``slot`` (0-based): "0.land1" … "1.land5"."""
@@ -79,6 +92,12 @@ class TerritoryRules(Rules):
                help="Each player's land deck; both are shuffled together into one land deck"),
         Option("early_end", "Early end at 50 % + 1", True,
                help="Once a player holds more than half of all lands, both may agree on screen to end the game"),
+        Option("stalled_rounds", "End after rounds without a claim", 3,
+               help="Once the land deck is empty, the game ends after this many rounds in a row in which no land "
+                    "is claimed (most lands wins); 0: only when every land is claimed"),
+        Option("empty_side_claims", "An empty side can claim", True,
+               help="On: the highest total claims, so a side with no creature there (0) claims a land against a "
+                    "total below 0. Off: only a side with a creature at the land can claim it"),
     )
 
     # ---- setup ---------------------------------------------------------------
@@ -103,16 +122,16 @@ class TerritoryRules(Rules):
                 raise IllegalAction(str(exc)) from None
         if options["decks"] not in ("scan", "samples"):
             raise IllegalAction("the 'decks' option is 'scan' or 'samples'")
-        for key in ("deck_budget", "lands_per_player"):
+        for key, least in (("deck_budget", 1), ("lands_per_player", 1), ("stalled_rounds", 0)):
             value = options[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise IllegalAction(f"the {key!r} option must be a whole number of at least 1, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise IllegalAction(f"the {key!r} option must be a whole number of at least {least}, not {value!r}")
         state = {
             "game": self.name, "rng": seed, "options": options, "phase": "register", "round": 1,
             "decks": [[], []], "ready": [[], []], "resting": [{}, {}], "removed": [[], []],
             "slots": [None] * SLOTS, "land_deck": 2 * options["lands_per_player"], "claimed": [[], []],
             "done": [False, False], "battle": None, "effects": [], "battles": [], "agree_end": [False, False],
-            "winner": None, "reason": None,
+            "stalled": 0, "winner": None, "reason": None,
         }
         if options["decks"] == "samples":
             decks = [list(CATALOGUE.decks[d]["creatures"]) for d in SAMPLE_DECKS]
@@ -163,39 +182,59 @@ class TerritoryRules(Rules):
                 return seat
         return None
 
+    @staticmethod
+    def usable(state: State, seat: int):
+        """Rules, Ability: "You can activate these abilities at any time, as long as the creature is deployed
+        to a land" — with RULINGS: before the lands they affect are resolved.
+
+        Yields ``(slot, rec, ability index, ability, targets)`` for every activated ability ``seat`` may use
+        now, at whichever land its creature lies: during combat, while some land it affects (its own, or
+        every land for an all-lands ability) is not resolved yet.  ``targets`` is None for an ability that
+        picks no target, else the enemies at its land — only once that land is revealed, since nobody can
+        choose among face-down cards.
+        """
+        battle = state["battle"]
+        if state["phase"] != "combat" or battle is None:
+            return
+        for slot, entry in enumerate(state["slots"]):
+            if entry is None or not entry["piles"][seat]:
+                continue
+            land = LANDS[entry["land"]]
+            pile = entry["piles"][seat]
+            for rec in pile:
+                for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
+                    if not ability.activated or ai in rec["used"]:
+                        continue
+                    if entry["fought"] and not any(e.scope == "all_lands" for e in ability.effects):
+                        continue                      # everything it could change is decided
+                    if not requirements_hold(ability, rec, pile, land):
+                        continue
+                    if ability.needs_target:
+                        enemies = entry["piles"][1 - seat]
+                        if slot > battle or not enemies:
+                            continue
+                        yield slot, rec, ai, ability, [e["id"] for e in enemies]
+                    else:
+                        yield slot, rec, ai, ability, None
+
     def activations(self, state: State, seat: int) -> list[Action]:
-        """Activated abilities ``seat`` may use at the land being fought, with their targets."""
-        slot = state["battle"]
-        if state["phase"] != "combat" or slot is None:
-            return []
-        entry = state["slots"][slot]
-        land = LANDS[entry["land"]]
-        pile = entry["piles"][seat]
-        enemies = entry["piles"][1 - seat]
+        """Activated abilities ``seat`` may use now (see :meth:`usable`), with their targets."""
         out = []
-        for rec in pile:
-            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
-                if not ability.activated or ai in rec["used"] or not requirements_hold(ability, rec, pile, land):
-                    continue
-                base = {"type": "activate", "seat": seat, "creature": rec["id"], "ability": ai}
-                if ability.needs_target:
-                    out.extend(dict(base, target=e["id"]) for e in enemies)
-                else:
-                    out.append(base)
+        for _, rec, ai, _, targets in self.usable(state, seat):
+            base = {"type": "activate", "seat": seat, "creature": rec["id"], "ability": ai}
+            if targets is None:
+                out.append(base)
+            else:
+                out.extend(dict(base, target=t) for t in targets)
         return out
 
     def may_activate(self, state: State, seat: int) -> bool:
-        """Whether ``seat`` has any activated ability to use at the land being fought (a quick :meth:`activations`)."""
-        entry = state["slots"][state["battle"]]
-        land = LANDS[entry["land"]]
-        pile = entry["piles"][seat]
-        has_enemy = bool(entry["piles"][1 - seat])
-        for rec in pile:
-            for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
-                if (ability.activated and ai not in rec["used"] and (has_enemy or not ability.needs_target)
-                        and requirements_hold(ability, rec, pile, land)):
-                    return True
-        return False
+        """Whether ``seat`` could still change the land being fought: an ability of a creature there, or an
+        all-lands ability of a creature anywhere.  While either player can, the land waits for both to pass;
+        abilities that only reach later lands wait for those lands' turn (they may still be used now)."""
+        battle = state["battle"]
+        return any(slot == battle or any(e.scope == "all_lands" for e in ability.effects)
+                   for slot, _, _, ability, _ in self.usable(state, seat))
 
     def totals_if_fought_now(self, state: State) -> list[int]:
         """The totals the land being fought would give if both players passed now."""
@@ -478,7 +517,7 @@ class TerritoryRules(Rules):
         if not isinstance(slot, int) or not 0 <= slot < SLOTS or state["slots"][slot] is None:
             raise IllegalAction(f"there is no land at position {slot + 1 if isinstance(slot, int) else slot!r}")
         if cid not in state["ready"][seat]:
-            raise IllegalAction(self._not_ready(state, seat, cid))
+            raise self._not_ready(state, seat, cid, slot)
         ready = list(state["ready"])
         ready[seat] = mine = list(ready[seat])
         mine.remove(cid)
@@ -497,23 +536,32 @@ class TerritoryRules(Rules):
                          f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
                          seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
 
-    def _not_ready(self, state: State, seat: int, cid: str) -> str:
-        """Why ``cid`` cannot be deployed by ``seat``, and where it belongs."""
+    def _not_ready(self, state: State, seat: int, cid: str, slot: int | None = None) -> IllegalAction:
+        """Why ``cid`` cannot be deployed by ``seat``, and where it belongs: a refusal whose full sentence names
+        the card for ``seat`` only; the other seat and the shared screen read it without the name (it would
+        have lain face down)."""
         players = self.players(state)
         owner = self.owner(state, cid)
+        card = "The card" + (f" on {players[seat]}'s pad at land {slot + 1}" if slot is not None else "")
         if cid not in CREATURES:
-            return f"{name(cid)} is not a creature" + (": lands go on the land-deck pad" if cid in LANDS else "")
+            text = f"{name(cid)} is not a creature" + (": lands go on the land-deck pad" if cid in LANDS else "")
+            return IllegalAction(text)          # a land is dealt face up: nothing to hide
         if owner is None:
-            return f"{name(cid)} is not in {players[seat]}'s registered deck"
+            return refusal(f"{name(cid)} is not in {players[seat]}'s registered deck",
+                           f"{card} is not in {players[seat]}'s registered deck", seat)
         if owner != seat:
-            return f"{name(cid)} is {players[owner]}'s creature: it goes on {players[owner]}'s side"
+            return refusal(f"{name(cid)} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
+                           f"{card} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
         at = self.where(state, seat, cid)
         if at[0] == "resting":
-            return (f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays on "
-                    f"the resting pile of {at[1]} until it is ready")
+            return refusal(f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays "
+                           f"on the resting pile of {at[1]} until it is ready",
+                           f"{card} is resting: it stays on its resting pile until it is ready", seat)
         if at[0] == "deployed":
-            return f"{name(cid)} is already deployed at land {at[1] + 1}"
-        return f"{name(cid)} was removed from the game (sacrificed)"
+            return refusal(f"{name(cid)} is already deployed at land {at[1] + 1}",
+                           f"{card} is already deployed at another land", seat)
+        return refusal(f"{name(cid)} was removed from the game (sacrificed)",
+                       f"{card} was removed from the game (sacrificed)", seat)
 
     def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
         seat, cid = action["seat"], action.get("creature")
@@ -566,25 +614,36 @@ class TerritoryRules(Rules):
         return state, events
 
     def _activate(self, state: State, action: Action) -> tuple[State, list]:
+        """Rules, Ability: an activated ability of a deployed creature, once per round, paid when used.
+
+        Any deployed creature may use it during combat while a land it affects is unresolved (see
+        :meth:`usable`); a creature whose land is not revealed yet is turned face up to use it.
+        """
         seat, cid, ai = action["seat"], action.get("creature"), action.get("ability")
         players = self.players(state)
         if state["phase"] != "combat":
-            raise IllegalAction("activated abilities are used in combat, when their creature's land is fought")
-        slot = state["battle"]
+            raise IllegalAction("activated abilities are used in combat, from the first land's reveal until the "
+                                "lands they affect are fought")
+        at = self.where(state, seat, cid)
+        if at[0] != "deployed":
+            where = {"absent": f"not one of {players[seat]}'s creatures", "ready": "on the ready pile",
+                     "resting": "resting", "removed": "out of the game"}[at[0]]
+            raise IllegalAction(f"{name(cid)} is {where}: only deployed creatures use their abilities")
+        slot = at[1]
+        battle = state["battle"]
         entry = state["slots"][slot]
         pile = entry["piles"][seat]
-        rec = next((r for r in pile if r["id"] == cid), None)
-        if rec is None:
-            at = self.where(state, seat, cid)
-            where = f"land {at[1] + 1}" if at[0] == "deployed" else f"the {at[0]} pile"
-            raise IllegalAction(f"{name(cid)} is not fighting at land {slot + 1} now ({where}); a creature uses "
-                                "its abilities while its land is fought")
+        rec = next(r for r in pile if r["id"] == cid)
         creature = CREATURES[cid]
         if not isinstance(ai, int) or not 0 <= ai < len(creature.abilities) or not creature.abilities[ai].activated:
             raise IllegalAction(f"{name(cid)} has no activated ability number {ai!r}")
         ability = creature.abilities[ai]
         if ai in rec["used"]:
             raise IllegalAction(f"{name(cid)} already used {ability.name} this round (once per round)")
+        every_land = any(e.scope == "all_lands" for e in ability.effects)
+        if entry["fought"] and not every_land:
+            raise IllegalAction(f"land {slot + 1} has been fought: {ability.name} of {name(cid)} reaches only that "
+                                "land, so it can change nothing any more")
         land = LANDS[entry["land"]]
         if not requirements_hold(ability, rec, pile, land):
             needs = ", ".join(r.text() for r in ability.requires)
@@ -592,6 +651,9 @@ class TerritoryRules(Rules):
         enemies = entry["piles"][1 - seat]
         target = action.get("target")
         if ability.needs_target:
+            if slot > battle:
+                raise IllegalAction(f"{ability.name} picks one enemy at land {slot + 1}, whose creatures are still "
+                                    "face down: use it once that land is revealed")
             if not any(e["id"] == target for e in enemies):
                 choices = ", ".join(name(e["id"]) for e in enemies) or "none"
                 raise IllegalAction(f"{ability.name} needs one enemy at land {slot + 1} as its target "
@@ -600,13 +662,17 @@ class TerritoryRules(Rules):
             raise IllegalAction(f"{ability.name} does not pick a target")
 
         paid = dict(pay_costs(rec, ability), used=rec["used"] + [ai])
+        face_down = slot > battle and not rec.get("shown")
+        if face_down:
+            paid["shown"] = True          # to use an ability the player shows the card
         piles = [list(entry["piles"][0]), list(entry["piles"][1])]
         piles[seat] = [paid if r is rec else r for r in pile]
         slots = list(state["slots"])
         slots[slot] = dict(entry, piles=piles)
         new = dict(state, slots=slots)
         cost_text = ", ".join(c.text() for c in ability.costs)
-        events = [event("ability", f"{players[seat]}'s {name(cid)} uses {ability.name}"
+        where = f" at land {slot + 1}" + (", turning it face up" if face_down else "") if slot != battle else ""
+        events = [event("ability", f"{players[seat]}'s {name(cid)}{where} uses {ability.name}"
                                    + (f" ({cost_text})" if cost_text else "") + ": "
                                    + "; ".join(e.text() for e in ability.effects),
                         seat=seat, slot=slot, creature=cid, ability=ai, zone=land_zone(seat, slot))]
@@ -626,14 +692,41 @@ class TerritoryRules(Rules):
             return self._resolve(new, events)
         return new, events
 
+    def _show(self, state: State, action: Action) -> tuple[State, list]:
+        """Turn a face-down creature up to use its ability before its land is fought (the table's gesture:
+        lift it off its land pad and put it back; see table.interpret).  Its ability buttons then appear on the
+        shared screen, which never offers a face-down creature's."""
+        seat, cid = action["seat"], action.get("creature")
+        if state["phase"] != "combat":
+            raise IllegalAction("creatures are turned face up in combat, to use an ability before their land is "
+                                "fought")
+        at = self.where(state, seat, cid)
+        if at[0] != "deployed":
+            raise IllegalAction(f"{name(cid)} is not one of {self.players(state)[seat]}'s deployed creatures")
+        slot = at[1]
+        rec = next(r for r in state["slots"][slot]["piles"][seat] if r["id"] == cid)
+        if slot <= state["battle"] or rec["shown"]:
+            raise IllegalAction(f"{name(cid)} is face up already")
+        slots = list(state["slots"])
+        entry = slots[slot]
+        piles = list(entry["piles"])
+        piles[seat] = [dict(r, shown=True) if r is rec else r for r in piles[seat]]
+        slots[slot] = dict(entry, piles=piles)
+        who = self.players(state)[seat]
+        return dict(state, slots=slots), [
+            event("shown", f"{who} turns {name(cid)} face up at land {slot + 1} to use its ability", seat=seat,
+                  slot=slot, creature=cid, zone=land_zone(seat, slot))]
+
     def _deal_damage(self, state: State, seat: int, src: str, effect: Effect, slot: int, target, events) -> None:
-        """Damage from ``src`` to its targets at ``slot`` (every land not yet fought, for all-lands damage).
+        """Damage from ``src`` (which lies at ``slot``) to its targets there, or at every land not yet fought
+        for all-lands damage; hits on piles not revealed yet name the creature to its owner only.
 
         Mutates ``state``'s already-copied ``slots`` list, copying each pile it changes.
         """
         players = self.players(state)
         slots = state["slots"]
-        lands = [slot] if effect.scope == "land" else [i for i in range(slot, SLOTS)
+        battle = state["battle"]
+        lands = [slot] if effect.scope == "land" else [i for i in range(battle, SLOTS)
                                                        if slots[i] is not None and not slots[i]["fought"]]
         for i in lands:
             entry = slots[i]
@@ -663,7 +756,7 @@ class TerritoryRules(Rules):
                                      "its Star Count)")
                         kind = "damage"
                         data = {"slot": i, "creature": cid, "amount": taken, "knocked_out": out}
-                    if i == slot:
+                    if i <= battle or rec.get("shown"):
                         events.append(event(kind, text, seat=s, **data))
                     else:       # an all-lands effect reaching a land not revealed yet: the creature stays secret
                         events.append(hidden_event(kind, text, f"{name(src)}'s damage reaches {players[s]}'s "
@@ -722,7 +815,10 @@ class TerritoryRules(Rules):
         """Rules, Combat 3–5: the highest total claims the land into its land pile; a tie leaves it in play."""
         land = LANDS[state["slots"][slot]["land"]]
         winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else None
-        if winner is None:
+        if winner is not None and not piles[winner] and not state["options"]["empty_side_claims"]:
+            text += f" — {self.players(state)[winner]} has no creature here, so the land stays unclaimed"
+            winner = None
+        elif winner is None:
             if piles[0] or piles[1]:
                 text += " — a tie, the land stays unclaimed"
         else:
@@ -789,6 +885,15 @@ class TerritoryRules(Rules):
         new = dict(state, ready=ready, resting=resting, removed=removed, slots=slots, battle=None, effects=[])
         if new["land_deck"] == 0 and all(s is None for s in slots):
             return self._game_over(new, events, None, ALL_CLAIMED)
+        if new["land_deck"] == 0:
+            # docs/rulings/territory.md, "Lands nobody can claim": rounds without a claim end the game
+            claimed_now = any(b["winner"] is not None for b in state["battles"] if b["round"] == state["round"])
+            stalled = 0 if claimed_now else new.get("stalled", 0) + 1
+            new["stalled"] = stalled
+            limit = new["options"]["stalled_rounds"]
+            if limit and stalled >= limit:
+                return self._game_over(new, events, None, f"the land deck is empty and no land was claimed in "
+                                                          f"{stalled} round{'s' if stalled > 1 else ''} in a row")
         done = [not (new["claimed"][s] and resting[s]) for s in (0, 1)]
         new.update(phase="recover", done=done)
         if all(done):
@@ -933,7 +1038,7 @@ class TerritoryRules(Rules):
     _handlers = {
         "register": _register, "unregister": _unregister, "done": _done, "deal": _deal, "deploy": _deploy,
         "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
-        "forfeit": _forfeit, "adjust": _adjust,
+        "forfeit": _forfeit, "adjust": _adjust, "show": _show,
     }
 
     def is_over(self, state: State) -> bool:
@@ -981,13 +1086,5 @@ from . import table as _table  # noqa: E402  (table.py reads this module's names
 
 def _players_card_file() -> dict | None:
     """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
-    import json
-    from companion.cards import CatalogueError, user_dir
-    folder = user_dir()
-    path = folder / "cards" / "territory.json" if folder is not None else None
-    if path is None or not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    from companion.cards import read_players_file
+    return read_players_file("territory")      # shared checks; a broken file refuses the start in one sentence

@@ -8,16 +8,16 @@ Zones (one pad each in the default profile, ``firmware_config/tables/territory.t
     land_deck           scan each land as it is dealt; it goes to the first empty place
 
 Face-down creatures are hidden from the other seat and from the shared screen
-(``view(state, None)``) until their land is fought: not their id, not their
-name, not their power; only how many cards lie on the pile, which the table
-shows anyway.
+(``view(state, None)``) until their land is fought (or until one is turned
+face up to use an ability): not their id, not their name, not their power; only
+how many cards lie on the pile, which the table shows anyway.
 """
 from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone, counter
 
 from .catalogue import CATALOGUE, CREATURES, FINAL_COST, LANDS, STARS, name
-from .rules import LAND_DECK_ZONE, NOT_IN_GAME, SLOTS, land_zone, ready_zone
+from .rules import LAND_DECK_ZONE, NOT_IN_GAME, SLOTS, land_zone, ready_zone, refusal
 
 
 def zones(options: dict) -> list[Zone]:
@@ -67,24 +67,41 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
     if card_id in LANDS:
         raise IllegalAction(f"{name(card_id)} is a land: scan it on the land-deck pad when you deal it")
     owner = rules.owner(state, card_id)
+    # From here the card is a creature on a seat's pad: a ready pile (hidden from the other seat) or a land
+    # pile (face down until its land is fought).  A refusal names it only to that seat (rules.refusal).
+    label = name(card_id)
     if kind == "ready":
         if not present:
             return None
+        mine = f"The card on {players[seat]}'s ready pad"
         if phase == "register":
             if owner == seat:
                 return None
+            if owner is not None:
+                raise refusal(f"{label} is already in {players[owner]}'s deck",
+                              f"{mine} is already in {players[owner]}'s deck", owner)
+            room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in state["decks"][seat])
+            if FINAL_COST[card_id] > room:
+                raise refusal(f"{label} costs {FINAL_COST[card_id]}: {players[seat]}'s deck would cost "
+                              f"{state['options']['deck_budget'] - room + FINAL_COST[card_id]}, over the agreed "
+                              f"{state['options']['deck_budget']}",
+                              f"{mine} would take {players[seat]}'s deck over the agreed budget", seat)
             return {"type": "register", "seat": seat, "creature": card_id}
         if owner is None:
-            raise IllegalAction(f"{name(card_id)} was not registered in either deck; decks are fixed once the game "
-                                "has started")
+            raise refusal(f"{label} was not registered in either deck; decks are fixed once the game has started",
+                          f"{mine} was not registered in either deck; decks are fixed once the game has started",
+                          seat)
         if owner != seat:
-            raise IllegalAction(f"{name(card_id)} is {players[owner]}'s creature: it goes on {players[owner]}'s side")
+            raise refusal(f"{label} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
+                          f"{mine} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
         at = rules.where(state, seat, card_id)
         if at[0] == "resting":
-            raise IllegalAction(f"{name(card_id)} still has {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it "
-                                f"belongs on the resting pile of {at[1]}, not the ready pile")
+            raise refusal(f"{label} still has {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it belongs on the "
+                          f"resting pile of {at[1]}, not the ready pile",
+                          f"{mine} is resting: it belongs on its resting pile, not the ready pile", seat)
         if at[0] == "removed":
-            raise IllegalAction(f"{name(card_id)} was sacrificed and is out of the game")
+            raise refusal(f"{label} was sacrificed and is out of the game",
+                          f"{mine} was sacrificed and is out of the game", seat)
         return None
     # a land pad
     entry = state["slots"][slot]
@@ -94,16 +111,32 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
             return {"type": "undeploy", "seat": seat, "creature": card_id}
         return None                       # lifted to flip, or pulled back at round end
     if here:
-        return None
+        return _turned_up(rules, state, seat, slot, card_id)
+    mine = f"The card on {players[seat]}'s pad at land {slot + 1}"
+    knows = owner if owner is not None else seat
     if phase != "deploy":
-        raise IllegalAction(f"{name(card_id)}: creatures are deployed in the Deploy phase only; "
-                            + ("take it back to your ready pile" if owner == seat else "take it off the pad"))
+        back = "take it back to your ready pile" if owner == seat else "take it off the pad"
+        raise refusal(f"{label}: creatures are deployed in the Deploy phase only; {back}",
+                      f"{mine}: creatures are deployed in the Deploy phase only; {back}", knows)
     if entry is None:
-        raise IllegalAction(f"no land lies at place {slot + 1} (the land deck is empty): deploy {name(card_id)} "
-                            "at another land")
+        raise refusal(f"no land lies at place {slot + 1} (the land deck is empty): deploy {label} at another land",
+                      f"no land lies at place {slot + 1} (the land deck is empty): deploy that card at another land",
+                      knows)
     if card_id not in state["ready"][seat]:
-        raise IllegalAction(rules._not_ready(state, seat, card_id))
+        raise rules._not_ready(state, seat, card_id, slot)
     return {"type": "deploy", "seat": seat, "creature": card_id, "slot": slot}
+
+
+def _turned_up(rules, state: State, seat: int, slot: int, card_id: str) -> Action | None:
+    """A deployed creature lifted and put back on its pad: during combat, at a land not revealed yet, and with
+    an ability it could use now, that is its owner turning it face up to use the ability (the shared screen
+    offers no button for a face-down creature); anything else is a card lifted to flip or to read."""
+    if state["phase"] != "combat" or slot <= state["battle"]:
+        return None
+    rec = next(r for r in state["slots"][slot]["piles"][seat] if r["id"] == card_id)
+    if rec["shown"] or not any(r is rec for _, r, _, _, _ in rules.usable(state, seat)):
+        return None
+    return {"type": "show", "seat": seat, "creature": card_id}
 
 
 def scan_for(state: State, action: Action) -> tuple[str, str] | None:
@@ -175,7 +208,10 @@ def _phase_label(rules, state: State) -> tuple[str, str | None, int | None]:
     if phase == "combat":
         slot = state["battle"]
         land = LANDS[state["slots"][slot]["land"]]
-        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}",
+        # a face-down creature's ability has no button (it would name the card): say how to turn it up
+        hint = any(sl > slot and not rec["shown"] for s in waiting for sl, rec, _, _, _ in rules.usable(state, s))
+        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}"
+                + (" (to use a face-down creature's ability, lift it and put it back)" if hint else ""),
                 "choice", active)
     if phase == "recover":
         return (f"Round {state['round']} ends: choose which Rest counters your lands remove{who}", "choice", active)
@@ -203,10 +239,12 @@ def view(rules, state: State, seat: int | None) -> dict:
         for s in (0, 1):
             pile = entry["piles"][s]
             visible = revealed or seat == s
-            shown = [r["id"] if visible else {"hidden": True} for r in pile]
+            # a creature turned face up to use an ability is seen by everybody
+            seen = [visible or r.get("shown", False) for r in pile]
+            shown = [r["id"] if v else {"hidden": True} for r, v in zip(pile, seen)]
             zones_view[land_zone(s, i)] = {"cards": shown,
                                            "summary": _pile_summary(pile, shown, entry["fought"] and visible)}
-            piles.append([_creature_entry(r) if visible else {"hidden": True} for r in pile])
+            piles.append([_creature_entry(r) if v else {"hidden": True} for r, v in zip(pile, seen)])
         lands.append({"slot": i, "land": land.id, "name": land.name, "biome": biomes.label(land.biome),
                       "plays_as": land.plays_as, "passive": land.passive_text(), "piles": piles,
                       "revealed": revealed, "fought": entry["fought"], "winner": entry["winner"],
@@ -250,8 +288,8 @@ def view(rules, state: State, seat: int | None) -> dict:
         # what the land being fought would give if both passed now (the screen shows it while players decide)
         detail["live_totals"] = rules.totals_if_fought_now(state)
     if seat is not None:
-        detail["activations"] = [dict(a, label=_activation_label(a)) for a in rules.activations(state, seat)] \
-            if not state["done"][seat] else []
+        detail["activations"] = [dict(a, label=_activation_label(rules, state, a))
+                                 for a in rules.activations(state, seat)] if not state["done"][seat] else []
         if phase == "recover" and not state["done"][seat]:
             proposal = rules.default_recovery(state, seat)
             detail["recovery_proposal"] = [{"land": i, "land_name": LANDS[state["claimed"][seat][i]].name,
@@ -264,9 +302,13 @@ def view(rules, state: State, seat: int | None) -> dict:
     }
 
 
-def _activation_label(action: Action) -> str:
+def _activation_label(rules, state: State, action: Action) -> str:
     ability = CREATURES[action["creature"]].abilities[action["ability"]]
-    text = f"{CREATURES[action['creature']].name}: {ability.text()}"
+    at = rules.where(state, action["seat"], action["creature"])
+    text = f"{CREATURES[action['creature']].name}"
+    if at[0] == "deployed" and at[1] != state["battle"]:
+        text += f" (land {at[1] + 1})"
+    text += f": {ability.text()}"
     if "target" in action:
         text += f" → {name(action['target'])}"
     return text

@@ -64,11 +64,6 @@ class Fight:
         """Seats that have lost: no heart left, or no creature left on white and grey."""
         return [s for s in (0, 1) if self.heart[s] <= 0 or not any(self.board[s])]
 
-    def can_ever_hurt(self) -> bool:
-        """Whether any creature in play on either side has attack above 0."""
-        table = self.table
-        return any(c is not None and table[c].attack > 0 for row in self.board for c in row)
-
     # ---- changing --------------------------------------------------------------
     def kill(self, seat: int, slot: int) -> None:
         card = self.board[seat][slot]

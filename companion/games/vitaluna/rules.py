@@ -69,6 +69,10 @@ class VitaLunaRules(Rules):
                help="Bid 15 markers for the first attack, 8 black and 4 blue cards instead of dealing them"),
         Option("promote_to", "Promotion", "any", choices=("any", "column"),
                help="A reserve card is promoted to any free white position, or only to the one in front of it"),
+        Option("blue_opener", "Who opens blue card 1 (bidding)", "alternate", choices=auction.BLUE_OPENERS,
+               help="alternate: every bid alternates, black into blue; like_black: the blue cards start like the "
+                    "black ones (who bid second for the attack); rounds: attack, black and blue rounds alternate "
+                    "(who bid first for the attack)"),
     )
 
     # ---- setup -------------------------------------------------------------
@@ -85,6 +89,8 @@ class VitaLunaRules(Rules):
         options = self.normalise_options(options)
         if options["promote_to"] not in ("any", "column"):
             raise IllegalAction("promote_to must be 'any' or 'column'")
+        if options["blue_opener"] not in auction.BLUE_OPENERS:
+            raise IllegalAction(f"blue_opener must be one of {', '.join(auction.BLUE_OPENERS)}")
         edits = options["card_edits"]
         if not isinstance(edits, dict) or not all(isinstance(e, dict) for e in edits.values()):
             raise IllegalAction("card_edits must map card ids to {\"name\": …, \"attrs\": {…}} entries")
@@ -101,7 +107,7 @@ class VitaLunaRules(Rules):
             "heart": [HEARTS, HEARTS], "dead": [[], []], "turn": None, "placing": None,
             "rewards": [], "exchanging": None, "exchange": [],
             "owner": {}, "held": [dict(dealt), dict(dealt)], "burnt": [], "used": [[], []],
-            "bidding": auction.fresh() if advanced else None,
+            "bidding": auction.fresh(options["blue_opener"]) if advanced else None,
             "battles": [], "winner": None, "reason": None,
         }
 
@@ -134,6 +140,12 @@ class VitaLunaRules(Rules):
         """Cards of ``colour`` that may still be in that colour's pile: nobody is known to hold them."""
         owner, burnt = state["owner"], state["burnt"]
         return [c for c in self.table(state).by_colour[colour] if c not in owner and c not in burnt]
+
+    def _known(self, state: State, seat: int, colour: str) -> int:
+        """How many of the ``colour`` cards ``seat`` holds the companion has seen (the rest were dealt
+        face down and never placed)."""
+        table = self.table(state)
+        return sum(1 for c, s in state["owner"].items() if s == seat and table[c].colour == colour)
 
     def _check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
         creature = self._creature(state, card)
@@ -175,7 +187,19 @@ class VitaLunaRules(Rules):
         seat = action.get("seat")
         if kind != "reveal" and seat not in (0, 1):
             raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it")
-        return handler(self, state, action)
+        if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
+            return handler(self, state, action)
+        try:
+            return handler(self, state, action)
+        except IllegalAction as exc:
+            # rewards and exchanges are scanned from the hand, hidden from the other player: so is a refusal
+            entry = self.table(state).get(action["card"])
+            if exc.redacted is not None or entry is None or entry.name not in str(exc):
+                raise
+            text = str(exc)
+            redacted = ("That card" + text[len(entry.name):]) if text.startswith(entry.name) else text
+            raise IllegalAction(text, redacted=redacted.replace(entry.name, "that card"),
+                                hidden_from=[1 - seat]) from None
 
     # ---- start: who attacks first ----------------------------------------------------
     def _attack_first(self, state: State, action: Action):
@@ -285,7 +309,8 @@ class VitaLunaRules(Rules):
                 got = {**b["got"], colour: [auction.QUOTA[colour]] * 2}
                 new["bidding"] = b = dict(b, got=got, left={**b["left"], colour: 0})
             if b["left"][colour] == 0:
-                new["bidding"] = dict(b, stage="blue" if colour == "black" else "done", card=None)
+                new["bidding"] = dict(b, stage="blue" if colour == "black" else "done", card=None,
+                                      blue_from=b["item"] if colour == "black" else b.get("blue_from"))
                 continue
             break
         if new["bidding"]["stage"] == "done":
@@ -308,29 +333,42 @@ class VitaLunaRules(Rules):
             raise IllegalAction(f"{zone!r} is not one of {names[seat]}'s positions")
         slot = where[1]
         creature = self._creature(state, card)
+
+        def refuse(text: str) -> IllegalAction:
+            # ``text`` names the card as {card}; a card put on a grey position would lie face down,
+            # so the other player and the shared screen read "a <colour> card" instead
+            full = text.replace("{card}", creature.name)
+            if slot not in GREY:
+                return IllegalAction(full)
+            return IllegalAction(full, redacted=text.replace("{card}", f"a {creature.colour} card"),
+                                 hidden_from=[1 - seat])
+
         if card in state["burnt"]:
-            raise IllegalAction(f"{creature.name} was burnt: it is out until the end of the game")
+            raise refuse("{card} was burnt: it is out until the end of the game")
         owner = state["owner"].get(card)
         if owner is not None and owner != seat:
-            raise IllegalAction(f"{creature.name} belongs to {names[owner]}: it cannot join {names[seat]}'s side")
+            raise refuse(f"{{card}} belongs to {names[owner]}: it cannot join {names[seat]}'s side")
         row = list(state["board"][seat])
         if row[slot] is not None:
-            raise IllegalAction(f"{names[seat]}'s {slot_label(slot)} already holds "
-                                f"{self._shown_name(state, row[slot], slot, seat)}; lift it first")
+            text = f"{names[seat]}'s {slot_label(slot)} already holds {{}}; lift it first"
+            full = text.format(self._shown_name(state, row[slot], slot, seat))
+            if slot in WHITE:
+                raise IllegalAction(full)
+            raise IllegalAction(full, redacted=text.format("a face-down card"), hidden_from=[1 - seat])
+        if owner is None and self._known(state, seat, creature.colour) >= state["held"][seat][creature.colour]:
+            n = state["held"][seat][creature.colour]
+            raise refuse(f"{names[seat]} holds {n} {creature.colour} card{'' if n == 1 else 's'}"
+                         + (", all of them known" if n else "") + f": {{card}} is not one of them")
         new = dict(state)
         if card in row:
             row[row.index(card)] = None            # moved from another position while placing
         elif self._where(state, card):
-            raise IllegalAction(f"{creature.name} already lies on {names[1 - seat]}'s side")
+            raise refuse(f"{{card}} already lies on {names[1 - seat]}'s side")
         row[slot] = card
         board = list(state["board"])
         board[seat] = row
         new["board"] = board
         if owner is None:
-            known = sum(1 for c, s in state["owner"].items() if s == seat and self.table(state)[c].colour == creature.colour)
-            if known >= state["held"][seat][creature.colour]:
-                # the table says so: the player holds one more than the companion counted
-                new["held"] = _add_held(state["held"], seat, creature.colour, 1)
             owned = dict(state["owner"])
             owned[card] = seat
             new["owner"] = owned
@@ -443,14 +481,18 @@ class VitaLunaRules(Rules):
                 if other is not None:
                     return f"{slot_label(dst)} is taken; a reserve card moves to a free grey position"
                 return None
+            if other is not None:
+                if (me.epics | table[other].epics) & MOVE_ANYWHERE:
+                    return self._reserve_swap_problem(state, seat, dst, src)
+                return f"{slot_label(dst)} is taken; promote to a free white position"
             if turn["promoted"]:
                 return f"{names[seat]} has already promoted a card this turn"
-            if other is not None:
-                return f"{slot_label(dst)} is taken; promote to a free white position"
             if state["options"]["promote_to"] == "column" and dst != src - 4:
                 return f"a reserve card is promoted to the white position in front of it ({slot_label(src - 4)})"
             return None
         if dst in GREY:
+            if other is not None and (me.epics | table[other].epics) & MOVE_ANYWHERE:
+                return self._reserve_swap_problem(state, seat, src, dst)
             return "a card in play cannot go back to the reserve during a battle"
         if turn["white"]:
             return f"{names[seat]} has already moved in the white row this turn"
@@ -469,6 +511,52 @@ class VitaLunaRules(Rules):
             return f"{them.name} is anchored and cannot be swapped"
         if self._held(state, seat, dst):
             return f"{them.name} is held by {table[state['board'][1 - seat][dst]].name}"
+        return None
+
+    def _can_ever_hurt(self, state: State) -> bool:
+        """Whether any creature can still deal damage in this battle (docs/rulings/vitaluna.md, "No way
+        to win"): one on white with attack above 0, or one in the reserve with attack above 0 that can
+        get onto white — promoted to a free white position of its side, or swapped in by a move-anywhere
+        creature that is neither anchored nor held.  Every hit changes something (health, armour, a
+        heart), so a battle in which this holds goes on towards its end; one in which it fails cannot.
+        No singular card can change that for the player who needs it: Burn frees the opponent's
+        position, Steal needs a free position of one's own, Swap and Heal act on white creatures."""
+        table = self.table(state)
+        for seat in (0, 1):
+            row = state["board"][seat]
+            if any(row[w] and table[row[w]].attack > 0 for w in WHITE):
+                return True
+            free_white = any(row[w] is None for w in WHITE)
+            for g in GREY:
+                card = row[g]
+                if not card or table[card].attack <= 0:
+                    continue
+                if free_white:
+                    return True
+                me = table[card]
+                if me.epics & ANCHOR:
+                    continue
+                if any((me.epics | table[row[w]].epics) & MOVE_ANYWHERE and not table[row[w]].epics & ANCHOR
+                       and not self._held(state, seat, w) for w in WHITE):
+                    return True
+        return False
+
+    def _reserve_swap_problem(self, state: State, seat: int, white: int, grey: int) -> str | None:
+        """Why the creature on ``white`` may not swap with the reserve card on ``grey`` (one of them can
+        move anywhere): rules, Move anywhere — "to swap with any of its own side (as long as they don't
+        have the anchor epic)"; RULINGS: the player's own reserve creature included.  It is the turn's
+        white move.  The reserve card is never named: it lies face down until it arrives."""
+        names, table = self._names(state), self.table(state)
+        row = state["board"][seat]
+        w = table[row[white]]
+        if state["turn"]["white"]:
+            return f"{names[seat]} has already moved in the white row this turn"
+        if w.epics & ANCHOR:
+            return f"{w.name} is anchored: it cannot move once on a white position"
+        if table[row[grey]].epics & ANCHOR:
+            return f"the reserve card on {slot_label(grey)} is anchored and cannot be swapped"
+        if self._held(state, seat, white):
+            return f"{w.name} is held by {table[state['board'][1 - seat][white]].name}"
         return None
 
     def _held(self, state: State, seat: int, slot: int) -> bool:
@@ -490,7 +578,17 @@ class VitaLunaRules(Rules):
         board[seat] = row
         me = table[card]
         who = names[seat]
-        if src in GREY and dst in GREY:
+        if other is not None and (src in GREY) != (dst in GREY):
+            turn = dict(turn, acted=True, white=True)
+            white, grey = (src, dst) if src in WHITE else (dst, src)
+            up, down = table[row[white]], table[row[grey]]
+            # the creature going down lies face down from now on: only its owner reads its name
+            ev = hidden_event("moved", f"{who} swaps {down.name} from {slot_label(white)} into the reserve "
+                                       f"({slot_label(grey)}) and brings {up.label()} up to {slot_label(white)}",
+                              f"{who} brings {up.label()} up from the reserve to {slot_label(white)} and puts "
+                              f"the creature from there face down on {slot_label(grey)}", [1 - seat],
+                              seat=seat, zone=to, card=card, swapped=other)
+        elif src in GREY and dst in GREY:
             turn = dict(turn, acted=True, grey=True)
             ev = hidden_event("moved", f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}",
                               f"{who} moves a reserve card from {slot_label(src)} to {slot_label(dst)}",
@@ -521,9 +619,9 @@ class VitaLunaRules(Rules):
         if loser is not None:
             why = "has no hearts left" if fight.heart[loser] <= 0 else "has no creatures left"
             return self._end_battle(new, loser, f"{names[loser]} {why}", events)
-        if not fight.can_ever_hurt():
-            return self._end_battle(new, state["attacker"], "no creature left in the battle can attack, so the "
-                                                             "attacker cannot win it", events)
+        if not self._can_ever_hurt(new):
+            return self._end_battle(new, state["attacker"], "no creature in the battle can ever attack again, "
+                                                             "so the attacker cannot win it", events)
         new["turn"] = _fresh_turn(1 - seat)
         events.append(event("turn", f"{names[1 - seat]}'s turn", seat=1 - seat))
         return new, events
@@ -721,6 +819,15 @@ class VitaLunaRules(Rules):
                 raise IllegalAction(f"{creature.name} belongs to {names[1 - seat]}")
             if card in given:
                 raise IllegalAction(f"{creature.name} is already given; scan a second black card")
+            black = state["held"][seat]["black"]
+            if black < 2:
+                raise IllegalAction(f"{names[seat]} holds {black} black card{'' if black == 1 else 's'}: "
+                                    "two are needed for a blue one")
+            if card not in state["owner"]:
+                unseen = black - self._known(state, seat, "black") - sum(c not in state["owner"] for c in given)
+                if unseen <= 0:
+                    raise IllegalAction(f"{names[seat]}'s {black} black cards are all known: {creature.name} is "
+                                        "not one of them")
             where = self._where(state, card)
             if where:
                 raise IllegalAction(f"{creature.name} lies on {slot_label(where[1])}: lift it off its position, "
@@ -834,8 +941,9 @@ class VitaLunaRules(Rules):
         card nobody is known to hold (a face-down card dealt to them), unless burnt."""
         owner, burnt = state["owner"], state["burnt"]
         on_board = {c for row in state["board"] for c in row if c}
+        unseen = {colour: self._known(state, seat, colour) < state["held"][seat][colour] for colour in COLOURS}
         return [c.id for c in self.table(state).values() if isinstance(c, Creature) and c.id not in on_board
-                and c.id not in burnt and owner.get(c.id, seat) == seat]
+                and c.id not in burnt and (owner.get(c.id) == seat or (c.id not in owner and unseen[c.colour]))]
 
     def _unplaceable(self, state: State) -> list[Action]:
         out = []
@@ -854,6 +962,8 @@ class VitaLunaRules(Rules):
             return [{"type": "exchange", "seat": seat, "card": c} for c in self._deck(state, "blue")
                     if c not in on_board]
         out = [] if given else [{"type": "done", "seat": seat}]
+        if state["held"][seat]["black"] < 2:
+            return out
         table, owner = self.table(state), state["owner"]
         board = state["board"]
         out += [{"type": "exchange", "seat": seat, "card": c} for c, s in owner.items()
@@ -996,23 +1106,35 @@ class VitaLunaRules(Rules):
             return None
         if phase == "placement":
             return {"type": "place", "seat": seat, "zone": zone, "card": card_id}
+        other = self._where(state, card_id)
+
+        def refuse(text: str) -> IllegalAction:
+            # a card put on a grey pad, or one that lies face down in a reserve, is named only for
+            # the player whose card it is; everybody else reads "a card"
+            full = text.replace("{card}", entry.name)
+            secret = other[0] if other and other[1] in GREY else seat if slot in GREY else None
+            if secret is None:
+                return IllegalAction(full)
+            redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
+            return IllegalAction(full, redacted=redacted, hidden_from=[1 - secret])
+
         if phase == "battle":
             turn = state["turn"]
+
             if card_id in state["dead"][0] or card_id in state["dead"][1]:
-                raise IllegalAction(f"{entry.name} died in this battle: it stays out until the next one")
+                raise refuse("{card} died in this battle: it stays out until the next one")
             if card_id not in state["board"][seat]:
-                other = self._where(state, card_id)
                 if other:
-                    raise IllegalAction(f"{entry.name} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
-                raise IllegalAction(f"{entry.name} is not in this battle: cards join between battles only")
+                    raise refuse(f"{{card}} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
+                raise refuse("{card} is not in this battle: cards join between battles only")
             if seat != turn["seat"]:
-                raise IllegalAction(f"it is {names[turn['seat']]}'s turn: put {entry.name} back on "
-                                    f"{slot_label(state['board'][seat].index(card_id))}")
+                raise refuse(f"it is {names[turn['seat']]}'s turn: put {{card}} back on "
+                             f"{slot_label(state['board'][seat].index(card_id))}")
             return {"type": "move", "seat": seat, "card": card_id, "to": zone}
         if phase in ("rewards", "exchange"):
-            raise IllegalAction(f"{entry.name}: cards are placed once the rewards and exchanges are done "
-                                f"({self._phase_label(state)})")
-        raise IllegalAction(f"{entry.name}: no cards are placed now ({self._phase_label(state)})")
+            raise refuse(f"{{card}}: cards are placed once the rewards and exchanges are done "
+                         f"({self._phase_label(state)})")
+        raise refuse(f"{{card}}: no cards are placed now ({self._phase_label(state)})")
 
     def _interpret_scan(self, state: State, entry, _present: bool) -> Action:
         phase = state["phase"]

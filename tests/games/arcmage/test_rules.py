@@ -537,7 +537,7 @@ def test_assigned_creatures_cannot_attack_and_unassign_only_in_the_unmark_phase(
     c = creature(s, NORTH, druid)[1]
     assert (c["assigned"], c["marked"]) == (False, True)
     s, _ = to_phase(s, "play1")
-    with pytest.raises(IllegalAction, match="Elf Druid is marked"):
+    with pytest.raises(IllegalAction, match="Elf Druid was unassigned this turn"):
         act(s, "assign", NORTH, card=druid)
 
 

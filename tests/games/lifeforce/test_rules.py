@@ -382,9 +382,11 @@ def test_both_players_out_of_cards_before_a_stalemate_duel_is_a_draw():
 
 
 def test_a_player_who_cannot_support_declares_it_and_loses():
-    """Rules text: a player who 'cannot support any more attacks or counterattacks' must forfeit."""
+    """Rules text: a player who 'cannot support any more attacks or counterattacks' must forfeit.
+    (South's hand is corrected to 1 card: with two a supported play always exists.)"""
     s = start()
     s, _ = place(s, NORTH, "common-swift", ["mallard"])
+    s, _ = act(s, type="adjust", seat=SOUTH, counter="hand.1", delta=-4)
     with pytest.raises(IllegalAction, match="North waits until South presses done"):
         act(s, type="cannot_support", seat=NORTH)
     s, events = act(s, type="cannot_support", seat=SOUTH)

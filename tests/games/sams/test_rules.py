@@ -230,7 +230,7 @@ def test_redraw_swaps_a_hand_of_five_for_three_once():
     and the reduced hand stays for the rest of the round."""
     state = new_game()
     state, events = RULES.apply(state, {"type": "redraw", "seat": 1})
-    assert state["hand"] == [5, 3] and state["discard"] == 5 and state["pile"] == 23
+    assert state["hand"] == [5, 3] and state["set_aside"] == 5 and state["pile"] == 23
     with pytest.raises(IllegalAction):
         RULES.apply(state, {"type": "redraw", "seat": 1})
     state, _ = play(state, 0, 0, "sams.7h")
@@ -297,7 +297,7 @@ def test_property_random_legal_games_end_with_one_player_on_five(options):
             if seed % 10 == 0:
                 assert action in RULES.legal_actions(before)
             on_table = after["on_table"].bit_count()
-            assert after["pile"] + after["discard"] + on_table + sum(after["hand"]) == 36
+            assert after["pile"] + after["discard"] + after["set_aside"] + on_table + sum(after["hand"]) == 36
             json.dumps(after)
         final = RULES.playout(options, seed, on_apply=check)
         assert sorted(final["vp"])[1] == 5 and sorted(final["vp"])[0] < 5

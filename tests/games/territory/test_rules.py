@@ -64,14 +64,15 @@ def test_claimed_land_is_replaced_from_the_land_deck():
     assert s["slots"][1]["land"] == T("eagle-crag") and s["land_deck"] == 44 and s["phase"] == "deploy"
 
 
-def test_negative_biome_bonus_and_no_negative_power():
+def test_negative_biome_bonus_lowers_the_total():
     """Rules, Biome Bonus: "The biome bonus can be negative".  Jaws (5, Mountain −4) on Grey Peaks adds 1;
-    Bubbles (3, Desert −4) on Red Dunes adds 0, not −1 (docs/rulings/territory.md, No negative power)."""
+    Bubbles (3, Desert −4) on Red Dunes adds −1 (RULINGS: only Base Power is floored), so South, with nobody
+    there (0), has the higher total and claims Red Dunes."""
     s = game(["jaws", "bubbles"], ["tiny"], FIVE)
     s = deploy(deploy(s, 0, "jaws", 1), 0, "bubbles", 4)
     s = pass_all(both_done(s))
     assert battle(s, 1)["totals"] == [1, 0]
-    assert battle(s, 4)["totals"] == [0, 0] and battle(s, 4)["winner"] is None
+    assert battle(s, 4)["totals"] == [-1, 0] and battle(s, 4)["winner"] == 1
 
 
 def test_land_passive_and_custom_biome_alias():
@@ -164,13 +165,14 @@ def test_disorient_lowers_the_biome_bonus():
     assert battle(s, 0)["totals"] == [4, 0]          # Pike: 2 − 2 damage, no Volcano bonus
 
 
-def test_activated_ability_once_per_round_and_only_where_it_fights():
-    """Rules, Ability: "You can activate each creature's ability only once per round"; only while deployed."""
-    s = game(["rusty", "ash"], ["pike"], FIVE)
-    s = deploy(deploy(s, 0, "rusty", 0), 0, "ash", 3)
+def test_activated_ability_once_per_round_and_only_while_deployed():
+    """Rules, Ability: "You can activate each creature's ability only once per round"; "Creatures in your Ready
+    piles and Resting piles cannot use their abilities"."""
+    s = game(["rusty", "bramble"], ["pike"], FIVE)
+    s = deploy(s, 0, "rusty", 0)
     s = both_done(s)
-    with pytest.raises(IllegalAction, match="not fighting at land 1 now"):
-        act(s, {"type": "activate", "seat": 0, "creature": T("ash"), "ability": 0})
+    with pytest.raises(IllegalAction, match="on the ready pile: only deployed creatures use their abilities"):
+        act(s, {"type": "activate", "seat": 0, "creature": T("bramble"), "ability": 0})
     s = act(s, {"type": "activate", "seat": 0, "creature": T("rusty"), "ability": 0})
     assert s["battle"] != 0 or s["phase"] != "combat"
     with pytest.raises(IllegalAction):

@@ -9,8 +9,8 @@ from companion.games.vitaluna import RULES
 # Test-only creatures, made by editing catalogue entries the way a player edits their own cards.
 WALL = {"vitaluna.bat": {"name": "Wall", "attrs": {"attack": 0, "health": 9, "epics": []}},
         "vitaluna.owl": {"name": "Wall 2", "attrs": {"attack": 0, "health": 9, "epics": []}}}
-SLAYER = {"vitaluna.lion": {"name": "Slayer", "attrs": {"attack": 10, "health": 9, "epics": []}},
-          "vitaluna.tiger": {"name": "Slayer 2", "attrs": {"attack": 10, "health": 9, "epics": []}}}
+SLAYER = {"vitaluna.lion": {"name": "Slayer", "attrs": {"colour": "black", "attack": 10, "health": 9, "epics": []}},
+          "vitaluna.tiger": {"name": "Slayer 2", "attrs": {"colour": "black", "attack": 10, "health": 9, "epics": []}}}
 # per seat, so that each player's cards stay their own from battle to battle
 SLAYERS, WALLS, WEAKLINGS = ("Lion", "Tiger"), ("Bat", "Owl"), ("Rat", "Rabbit")
 

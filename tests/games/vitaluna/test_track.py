@@ -59,8 +59,8 @@ def test_reward_must_be_of_the_right_colour_and_free():
     assert illegal(state, type="reward", seat=0, card="vitaluna.cheetah") == (
         "Cheetah is a blue card; North's reward is a black card")
     assert illegal(state, type="reward", seat=1, card="vitaluna.fox") == "North takes their black card first"
-    assert illegal(state, type="reward", seat=0, card="vitaluna.lion") == (
-        "Slayer is a red card; North's reward is a black card")
+    assert illegal(state, type="reward", seat=0, card="vitaluna.elephant") == (
+        "Elephant is a red card; North's reward is a black card")
     state, _ = act(state, type="reward", seat=0, card="vitaluna.fox")
     assert state["owner"]["vitaluna.fox"] == 0 and state["held"][0]["black"] == 5   # 4 dealt + the reward
     assert illegal(state, type="reward", seat=1, card="vitaluna.fox") == (

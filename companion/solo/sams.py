@@ -1,0 +1,441 @@
+"""Sam's Battle Game as the solo player's search sees it: small, fast, complete.
+
+The rules engine (:mod:`companion.games.sams`) never needs a hand: the table
+tells it everything.  A player that *thinks* does need hands, so this module
+keeps a second, full-information model of one game — every hand, the draw
+pile in order, the discard pile — as flat lists of small ints, cheap to copy
+and fast to play out.  :func:`replay_in_engine` in the tests feeds the moves
+it makes back through the engine and checks that both agree on every round's
+lanes, VP and the winner, so the two can never drift apart silently.
+
+Cards are indices into :data:`companion.games.sams.DECK` (0–35).  A *move* is a
+tuple: ``("play", lane, card)`` or ``("redraw",)``; moves are always made by
+:meth:`Game.to_move`.
+
+How the solo player uses it: :func:`determinize` builds a ``Game`` from what
+its seat may know (its own hand, the shared screen's view of the table, public
+counts) and a random guess of everything else, consistent with those counts.
+"""
+from __future__ import annotations
+
+import random
+
+from companion.games import sams as engine
+
+N = len(engine.DECK)
+LANES = engine.LANES
+RANK = tuple(engine._INFO[c][0] for c in engine.DECK)
+RED = tuple(engine._INFO[c][1] for c in engine.DECK)
+INDEX = {card_id: i for i, card_id in enumerate(engine.DECK)}
+# a card's contribution to a lane as one int: red rank, black rank << 8, one card << 16
+PACKED = tuple((r if red else r << 8) | 1 << 16 for r, red in zip(RANK, RED))
+
+PLAY, REDRAW = "play", "redraw"
+
+
+class Game:
+    """One whole game of Sam's with every card's place known.
+
+    ``atk``/``dfn``/``count`` are per seat, per lane: red sum, black sum and
+    number of cards (the engine's ``lane_strength`` without the list).  The
+    phase is "play", "round_over" or "over"; :meth:`next_round` leaves
+    "round_over" the way the engine's ``next_round`` does.
+    """
+
+    __slots__ = ("hands", "pile", "discard", "aside", "atk", "dfn", "count", "lanes", "vp", "round", "turn",
+                 "first", "played", "redrawn", "phase", "winner", "strict_retaliation", "strict_majority",
+                 "rng", "last_round")
+
+    def copy(self) -> "Game":
+        g = Game.__new__(Game)
+        g.hands = [self.hands[0][:], self.hands[1][:]]
+        g.pile = self.pile[:]
+        g.discard = self.discard[:]
+        g.aside = self.aside[:]
+        g.atk = [self.atk[0][:], self.atk[1][:]]
+        g.dfn = [self.dfn[0][:], self.dfn[1][:]]
+        g.count = [self.count[0][:], self.count[1][:]]
+        g.lanes = [[lane[:] for lane in self.lanes[0]], [lane[:] for lane in self.lanes[1]]]
+        g.vp = self.vp[:]
+        g.played = self.played[:]
+        g.redrawn = self.redrawn[:]
+        for name in ("round", "turn", "first", "phase", "winner", "strict_retaliation", "strict_majority",
+                     "rng", "last_round"):
+            setattr(g, name, getattr(self, name))
+        return g
+
+    # ---- whose move and what it may be ------------------------------------------
+    def to_move(self) -> int | None:
+        if self.phase != "play":
+            return None
+        return self.first if (self.played[0] + self.played[1]) % 2 == 0 else 1 - self.first
+
+    def may_redraw(self, seat: int) -> bool:
+        """The engine's rule: a hand of 5, before the seat's first card of the turn, once a round."""
+        return len(self.hands[seat]) == engine.OPENING_HAND and self.played[seat] == 0 and not self.redrawn[seat]
+
+    def moves(self) -> list[tuple]:
+        seat = self.to_move()
+        out = [(PLAY, lane, card) for card in self.hands[seat] for lane in range(LANES)]
+        if self.may_redraw(seat):
+            out.append((REDRAW,))
+        return out
+
+    # ---- making them ---------------------------------------------------------------
+    def apply(self, move: tuple) -> None:
+        """Make ``move`` for the seat to move (mutates; copy first to keep the old game)."""
+        seat = self.to_move()
+        if move[0] == REDRAW:
+            self.aside += self.hands[seat]
+            self.hands[seat] = []
+            self.redrawn[seat] = True
+            self._draw(seat, engine.DRAW_PER_TURN)
+            return
+        _, lane, card = move
+        self.hands[seat].remove(card)
+        self._place(seat, lane, card)
+
+    def _place(self, seat: int, lane: int, card: int) -> None:
+        if RED[card]:
+            self.atk[seat][lane] += RANK[card]
+        else:
+            self.dfn[seat][lane] += RANK[card]
+        self.count[seat][lane] += 1
+        self.lanes[seat][lane].append(card)
+        played = self.played
+        played[seat] += 1
+        if played[0] == engine.CARDS_PER_TURN and played[1] == engine.CARDS_PER_TURN:
+            if self.turn == engine.TURNS:
+                self._resolve()
+            else:
+                self.turn += 1
+                played[0] = played[1] = 0
+                self._draw(self.first, engine.DRAW_PER_TURN)
+                self._draw(1 - self.first, engine.DRAW_PER_TURN)
+
+    def _draw(self, seat: int, n: int) -> None:
+        """Draw ``n`` cards; the draw pile is kept as an unordered bag and each draw takes a
+        uniformly random card of it, which is what the top card of a shuffled pile is.
+
+        An empty draw pile takes the discard pile; the separate pile of swapped hands sits
+        that shuffle out and becomes the discard pile (or is all there is, when the discard
+        pile is empty), as the engine's ``_draw_one_seat``."""
+        hand, pile, rnd = self.hands[seat], self.pile, self.rng.random
+        for _ in range(n):
+            if not pile:
+                discard, aside = self.discard, self.aside
+                if not discard and not aside:
+                    return
+                if not discard:
+                    discard, aside = aside, []
+                pile = self.pile = discard
+                self.discard, self.aside = aside, []
+            k = int(rnd() * len(pile))
+            hand.append(pile[k])
+            pile[k] = pile[-1]
+            pile.pop()
+
+    def lane_results(self) -> tuple[list[int], list]:
+        """(lanes won per seat, per lane the winner or None or "empty"), as the engine's ``fight``."""
+        won = [0, 0]
+        results = []
+        strict = self.strict_retaliation
+        a_0, a_1, d_0, d_1, c_0, c_1 = (self.atk[0], self.atk[1], self.dfn[0], self.dfn[1],
+                                        self.count[0], self.count[1])
+        for lane in range(LANES):
+            if not c_0[lane] and not c_1[lane]:
+                results.append("empty")
+                continue
+            a0, a1, d0, d1 = a_0[lane] or 1, a_1[lane] or 1, d_0[lane], d_1[lane]
+            if a0 != a1:
+                if a0 > a1:
+                    w = 0 if a0 >= d1 else (1 if (a1 > d0 if strict else a1 >= d0) else None)
+                else:
+                    w = 1 if a1 >= d0 else (0 if (a0 > d1 if strict else a0 >= d1) else None)
+            else:
+                k0, k1 = a0 >= d1, a1 >= d0
+                w = (0 if k0 else 1) if k0 != k1 else None
+            if w is not None:
+                won[w] += 1
+            results.append(w)
+        return won, results
+
+    def _resolve(self) -> None:
+        won, results = self.lane_results()
+        gain, winner = engine.round_points(won, self.vp, self.strict_majority)
+        self.vp = [self.vp[0] + gain[0], self.vp[1] + gain[1]]
+        self.last_round = (won, results, gain, winner)
+        self.phase = "round_over"
+        for seat in (0, 1):
+            if self.vp[seat] >= engine.VP_TO_WIN:
+                self.phase, self.winner = "over", seat
+                break
+
+    def next_round(self) -> None:
+        """The table and both hands go to the discard pile; the other player opens; both draw 5."""
+        for seat in (0, 1):
+            for lane in self.lanes[seat]:
+                self.discard += lane
+            self.discard += self.hands[seat]
+        self.hands = [[], []]
+        self.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
+        self.atk = [[0] * LANES, [0] * LANES]
+        self.dfn = [[0] * LANES, [0] * LANES]
+        self.count = [[0] * LANES, [0] * LANES]
+        self.round += 1
+        self.turn = 1
+        self.first = 1 - self.first
+        self.played = [0, 0]
+        self.redrawn = [False, False]
+        self.phase = "play"
+        self._draw(self.first, engine.OPENING_HAND)
+        self._draw(1 - self.first, engine.OPENING_HAND)
+
+    # ---- random play, fast -------------------------------------------------------------
+    def play_round_randomly(self, redraw_one_in: int = 20, record: list | None = None) -> None:
+        """Random moves until the round is scored (the playout of the search and of the bench).
+
+        Each card is a uniformly random card of the hand onto a uniformly random
+        lane; at the start of a turn a hand of 5 is swapped for 3 one time in
+        ``redraw_one_in``, as the engine's ``random_action`` does.  This is
+        :meth:`apply` unrolled for speed: one random number picks both the card
+        and the lane, and a lane's attack, defence and size are added as one int.
+        """
+        if self.phase != "play":
+            return
+        rnd = self.rng.random
+        hands, played, redrawn = self.hands, self.played, self.redrawn
+        per_turn = engine.CARDS_PER_TURN
+        packed = [[0] * LANES, [0] * LANES]
+        table = [[], []]
+        while True:
+            first = self.first
+            order = (first, 1 - first)
+            if played[0] == played[1] == 0:
+                for seat in order:
+                    if len(hands[seat]) == 5 and not redrawn[seat] and rnd() * redraw_one_in < 1:
+                        if record is not None:
+                            record.append((seat, (REDRAW,)))
+                        self.aside += hands[seat]
+                        hands[seat] = []
+                        redrawn[seat] = True
+                        self._draw(seat, engine.DRAW_PER_TURN)
+            n = played[0] + played[1]
+            while n < 2 * per_turn:
+                seat = order[n % 2]
+                hand = hands[seat]
+                k, lane = divmod(int(rnd() * len(hand) * LANES), LANES)
+                card = hand[k]
+                hand[k] = hand[-1]
+                hand.pop()
+                packed[seat][lane] += PACKED[card]
+                table[seat].append((lane, card))
+                if record is not None:
+                    record.append((seat, (PLAY, lane, card)))
+                n += 1
+            played[0] = played[1] = per_turn
+            if self.turn == engine.TURNS:
+                break
+            self.turn += 1
+            played[0] = played[1] = 0
+            self._draw(first, engine.DRAW_PER_TURN)
+            self._draw(1 - first, engine.DRAW_PER_TURN)
+        for seat in (0, 1):
+            atk, dfn, count, lanes, side = (self.atk[seat], self.dfn[seat], self.count[seat], self.lanes[seat],
+                                            packed[seat])
+            for lane in range(LANES):
+                v = side[lane]
+                atk[lane] += v & 0xFF
+                dfn[lane] += (v >> 8) & 0xFF
+                count[lane] += v >> 16
+            for lane, card in table[seat]:
+                lanes[lane].append(card)
+        self._resolve()
+
+    def play_game_randomly(self, record: list | None = None) -> int:
+        """Random rounds to the end of the game; return the winner.  ``record`` collects
+        every move as ``(seat, move)``, and ``(None, ("next_round",))`` between rounds."""
+        while True:
+            self.play_round_randomly(record=record)
+            if self.phase == "over":
+                return self.winner
+            if record is not None:
+                record.append((None, ("next_round",)))
+            self.next_round()
+
+
+def new_game(seed: int, strict_retaliation: bool = False, strict_majority: bool = False,
+             first_seat: int = 0) -> Game:
+    """A fresh game: the 36 cards shuffled into the draw pile, both players draw 5."""
+    g = Game.__new__(Game)
+    g.rng = random.Random(seed)
+    g.pile = list(range(N))
+    g.discard, g.aside = [], []
+    g.hands = [[], []]
+    g.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
+    g.atk = [[0] * LANES, [0] * LANES]
+    g.dfn = [[0] * LANES, [0] * LANES]
+    g.count = [[0] * LANES, [0] * LANES]
+    g.vp = [0, 0]
+    g.round, g.turn, g.first = 1, 1, first_seat
+    g.played, g.redrawn = [0, 0], [False, False]
+    g.phase, g.winner, g.last_round = "play", None, None
+    g.strict_retaliation, g.strict_majority = strict_retaliation, strict_majority
+    g._draw(first_seat, engine.OPENING_HAND)
+    g._draw(1 - first_seat, engine.OPENING_HAND)
+    return g
+
+
+def random_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` whole random games on the fast path (what ``bench engines`` times)."""
+    for i in range(n):
+        new_game(seed + i).play_game_randomly()
+    return n
+
+
+# ---- what one seat may know ---------------------------------------------------------------
+class InfoSet:
+    """Everything ``seat`` may know of a game, and :meth:`sample` to guess the rest.
+
+    Known to the seat: its own ``hand`` (card ids), every card the shared
+    screen shows, its own face-down buffs, the cards publicly known to lie in
+    the discard pile (``state["discarded"]``, all of them revealed at a round's
+    end), the cards it knows it threw away itself (``known_discards``) and the
+    counts in the view.  Unknown, and dealt by :meth:`sample` from the cards the
+    seat has not seen: the opponent's hand and face-down buffs, the draw pile's
+    order, and the unseen part of the discard pile.
+
+    It is built from ``rules.view(state, seat)`` — never from the hidden parts
+    of the state — so two games that differ only in what the seat cannot see
+    give the same information set.
+    """
+
+    def __init__(self, state: dict, seat: int, hand: list[str], known_discards=frozenset(),
+                 known_aside=frozenset()):
+        view = engine.RULES.view(state, seat)
+        opts = state["options"]
+        self.seat = seat
+        self.header = (bool(opts["strict_retaliation"]), bool(opts["strict_majority"]), list(state["vp"]),
+                       state["round"], state["turn"], state["first"], list(state["played"]),
+                       list(state["redrawn"]), state["phase"], state["winner"])
+        self.hand = [INDEX[c] for c in hand]
+        seen = set(self.hand)
+        self.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
+        for s in (0, 1):
+            for lane in range(LANES):
+                for shown in view["zones"][engine.lane_zone(s, lane)]["cards"]:
+                    card = INDEX[shown] if isinstance(shown, str) else -1
+                    self.lanes[s][lane].append(card)
+                    seen.add(card)
+        # public: every card in it lay face up on the table when its round was scored
+        self.known_discard = [i for i in range(N) if engine.BIT[engine.DECK[i]] & state["discarded"]]
+        seen.update(self.known_discard)
+        own = [INDEX[c] for c in sorted(known_discards) if INDEX[c] not in seen]
+        self.known_discard += own
+        seen.update(own)
+        self.known_aside = [INDEX[c] for c in sorted(known_aside) if INDEX[c] not in seen]
+        seen.update(self.known_aside)
+        self.unseen = [i for i in range(N) if i not in seen]
+        counters = {c["id"]: c["value"] for c in view["counters"]}
+        self.opponent_hand = counters[f"hand.{1 - seat}"]
+        self.pile = counters["pile"]
+        self.aside = counters["set_aside"]
+
+    def sample(self, rng: random.Random) -> Game:
+        """One full game consistent with this information set."""
+        g = Game.__new__(Game)
+        g.rng = rng
+        (g.strict_retaliation, g.strict_majority, vp, g.round, g.turn, g.first, played, redrawn,
+         g.phase, g.winner) = self.header
+        g.vp, g.played, g.redrawn, g.last_round = vp[:], played[:], redrawn[:], None
+        unseen = self.unseen[:]
+        rng.shuffle(unseen)
+        g.lanes = [[[unseen.pop() if c < 0 else c for c in lane] for lane in side] for side in self.lanes]
+        g.hands = [[], []]
+        g.hands[self.seat] = self.hand[:]
+        g.hands[1 - self.seat] = [unseen.pop() for _ in range(min(self.opponent_hand, len(unseen)))]
+        g.pile = [unseen.pop() for _ in range(min(self.pile, len(unseen)))]
+        g.aside = self.known_aside + [unseen.pop() for _ in range(min(self.aside - len(self.known_aside),
+                                                                         len(unseen)))]
+        g.discard = self.known_discard + unseen          # whatever is left lies unseen in the discard
+        g.atk = [[sum(RANK[c] for c in lane if RED[c]) for lane in side] for side in g.lanes]
+        g.dfn = [[sum(RANK[c] for c in lane if not RED[c]) for lane in side] for side in g.lanes]
+        g.count = [[len(lane) for lane in side] for side in g.lanes]
+        return g
+
+
+def to_action(seat: int, move: tuple) -> dict:
+    """The engine action for a move of the fast model."""
+    if move[0] == REDRAW:
+        return {"type": "redraw", "seat": seat}
+    return {"type": "play", "seat": seat, "lane": move[1], "card": engine.DECK[move[2]]}
+
+
+def round_value(g: Game, seat: int, vp_before: list[int]) -> float:
+    """What a scored round is worth to ``seat``: 1 for the game or the round, 0 for losing
+    them, a tie in between (worth less to a seat on 4 VP, which gains nothing from it)."""
+    if g.phase == "over":
+        return 1.0 if g.winner == seat else 0.0
+    mine = g.vp[seat] - vp_before[seat]
+    theirs = g.vp[1 - seat] - vp_before[1 - seat]
+    return 0.5 + 0.5 * (mine - theirs)
+
+
+# ---- a heuristic opponent for the benchmark ---------------------------------------------------
+def greedy_move(g: Game, rng: random.Random) -> tuple:
+    """The greedy player: the card and lane that win the most lanes *as the table looks now*
+    (the opponent's face-down buffs count as unknown: nothing), ties broken toward keeping
+    high cards and opening lanes; it swaps a hand only when it holds no card above 5.
+
+    It sees only what its seat may see: its hand and the visible table.
+    """
+    seat = g.to_move()
+    hand = g.hands[seat]
+    if g.may_redraw(seat) and max(RANK[c] for c in hand) <= 5:
+        return (REDRAW,)
+    other = 1 - seat
+    best, best_score = None, None
+    visible = _visible_strengths(g, other)
+    for card in hand:
+        for lane in range(LANES):
+            score = _score_after(g, seat, lane, card, visible) * 100 - RANK[card] + rng.random()
+            if best_score is None or score > best_score:
+                best, best_score = (PLAY, lane, card), score
+    return best
+
+
+def _visible_strengths(g: Game, seat: int) -> list[tuple[int, int, int]]:
+    """(attack, defence, cards) of ``seat``'s lanes counting only face-up cards."""
+    out = []
+    for lane in g.lanes[seat]:
+        a = sum(RANK[c] for pos, c in enumerate(lane) if pos % 2 == 0 and RED[c])
+        d = sum(RANK[c] for pos, c in enumerate(lane) if pos % 2 == 0 and not RED[c])
+        out.append((a, d, len(lane)))
+    return out
+
+
+def _score_after(g: Game, seat: int, lane: int, card: int, visible) -> int:
+    won = 0
+    for n in range(LANES):
+        a, d, c = g.atk[seat][n], g.dfn[seat][n], g.count[seat][n]
+        if n == lane:
+            if RED[card]:
+                a += RANK[card]
+            else:
+                d += RANK[card]
+            c += 1
+        oa, od, oc = visible[n]
+        if not c and not oc:
+            continue
+        w = _fight(a or 1, d, oa or 1, od)
+        won += 1 if w == 0 else -1 if w == 1 else 0
+    return won
+
+
+def _fight(a0: int, d0: int, a1: int, d1: int) -> int | None:
+    if a0 != a1:
+        if a0 > a1:
+            return 0 if a0 >= d1 else (1 if a1 >= d0 else None)
+        return 1 if a1 >= d0 else (0 if a0 >= d1 else None)
+    k0, k1 = a0 >= d1, a1 >= d0
+    return (0 if k0 else 1) if k0 != k1 else None

@@ -1,0 +1,103 @@
+"""The companion at the table: it plays its seat of a solo game on its own thread.
+
+:class:`SoloSeat` watches a :class:`companion.session.Session` whose game has a
+``solo_seat``.  When that seat is to play and every card drawn for it has been
+tapped onto its hand pad, it thinks (on a thread of its own, so neither the
+screen nor the readers ever wait for it) and logs its decision as a
+``solo_decide`` action: the screen then says "South plays the card in slot 3
+face down on lane 2", and the pad event of that card on that lane is the play.
+A swap of the hand is made directly.  A decision the game has moved past
+(an undo while it thought) is refused by the engine and made again.
+"""
+from __future__ import annotations
+
+import threading
+
+from companion.engine import IllegalAction
+from companion.games import sams
+from companion.solo.player import STRENGTHS, SamsPlayer
+
+
+def has_solo_seat(session) -> bool:
+    """The session's game is played against the companion (Sam's with a ``solo_seat``)."""
+    return session.rules.name == "sams" and session.options.get("solo_seat") is not None
+
+
+def needs_decision(state: dict) -> bool:
+    """The solo seat is to play, its hand is complete and it has not decided yet."""
+    solo = state.get("solo")
+    return (solo is not None and state["phase"] == "play" and sams.RULES.to_play(state) == solo["seat"]
+            and solo["decision"] is None and not sams.solo_legal_actions(state)[0]["type"] == "solo_hand")
+
+
+def decide(state: dict, player: SamsPlayer) -> dict:
+    """The action that records the player's choice: ``solo_decide`` (slot and lane) or a swap."""
+    action = player.choose(state)
+    if action["type"] != "play":
+        return action
+    slot = state["solo"]["slots"].index(action["card"])
+    return {"type": "solo_decide", "seat": action["seat"], "slot": slot, "lane": action["lane"],
+            "at": sams.decision_point(state)}
+
+
+class SoloSeat:
+    """The solo seat of one session.  ``seconds``/``iterations`` override the game's strength
+    (tests use ``iterations`` so that a decision does not depend on the machine's speed)."""
+
+    def __init__(self, session, seconds: float | None = None, iterations: int | None = None):
+        options = session.options
+        if not has_solo_seat(session):
+            raise ValueError("this game has no solo seat")
+        if seconds is None and iterations is None:
+            seconds = STRENGTHS[options.get("solo_strength", "normal")]
+        self.session = session
+        self.player = SamsPlayer(options["solo_seat"], seconds=seconds, iterations=iterations, seed=session.seed)
+        self.errors: list[str] = []
+        self._thinking: threading.Thread | None = None
+        self._guard = threading.Lock()
+        self._closed = False
+        self._unsubscribe = session.subscribe(lambda _session, _events: self.poke())
+        self.poke()
+
+    def poke(self) -> None:
+        """Start thinking if it is the solo seat's move and nobody is thinking yet."""
+        with self._guard:
+            if self._closed or (self._thinking is not None and self._thinking.is_alive()):
+                return
+            state = self.session.state
+            if not needs_decision(state):
+                return
+            self._thinking = threading.Thread(target=self._think, args=(state,), name="solo-seat", daemon=True)
+            self._thinking.start()
+
+    def _think(self, state: dict) -> None:
+        action = decide(state, self.player)
+        if self._closed:
+            return
+        try:
+            self.session.act(action)
+        except IllegalAction as exc:
+            # the game moved on while it thought (think again about the new moment), or the decision
+            # could not be saved (a full disk: the next change of the game tries again)
+            self.errors.append(str(exc))
+        finally:
+            with self._guard:
+                self._thinking = None
+        if self.session.state is not state:
+            self.poke()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Until the current thinking is done (tests)."""
+        thread = self._thinking
+        if thread is not None:
+            thread.join(timeout)
+
+    def close(self) -> None:
+        self._closed = True
+        self._unsubscribe()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,92 @@
+"""The solo player's fast model of Sam's Battle Game agrees with the rules engine.
+
+The model is what the search plays out thousands of times a move; if it drifted
+from the engine the solo player would be optimising a different game.  Every
+random game here is played on the fast path (the same code the search and
+`companion bench engines` use) and then fed, move by move, through the
+engine's public API, which must accept every move and score every round the
+same way.
+"""
+import random
+
+import pytest
+
+from companion.games import sams
+from companion.solo import sams as model
+
+RULES = sams.RULES
+
+
+def replay_and_compare(seed: int, **options) -> None:
+    game = model.new_game(seed, **options)
+    record: list = []
+    rounds = []
+    while True:
+        game.play_round_randomly(record=record)
+        rounds.append((list(game.last_round[0]), list(game.vp)))
+        if game.phase == "over":
+            break
+        record.append((None, ("next_round",)))
+        game.next_round()
+    state = RULES.setup({**options}, seed)
+    for seat, move in record:
+        action = {"type": "next_round", "seat": 0} if seat is None else model.to_action(seat, move)
+        state, _ = RULES.apply(state, action)
+    assert [(r["lanes_won"], r["vp"]) for r in state["rounds"]] == rounds, seed
+    assert state["winner"] == game.winner
+    assert state["hand"] == [len(h) for h in game.hands]
+    assert state["pile"] == len(game.pile) and state["discard"] == len(game.discard)
+    assert state["set_aside"] == len(game.aside)
+
+
+def test_fast_path_agrees_with_the_engine_over_10000_random_games():
+    for seed in range(10_000):
+        replay_and_compare(seed)
+
+
+@pytest.mark.parametrize("options", [{"strict_retaliation": True}, {"strict_majority": True},
+                                     {"first_seat": 1}])
+def test_fast_path_agrees_with_the_engine_under_each_variant(options):
+    for seed in range(300):
+        replay_and_compare(seed, **options)
+
+
+def test_lane_results_match_the_engines_fight_for_random_stacks():
+    rng = random.Random(7)
+    for _ in range(3000):
+        stacks = ([], [])
+        cards = rng.sample(range(model.N), rng.randrange(0, 9))
+        game = model.new_game(0, strict_retaliation=rng.random() < 0.5)
+        game.atk = [[0] * 5, [0] * 5]
+        game.dfn = [[0] * 5, [0] * 5]
+        game.count = [[0] * 5, [0] * 5]
+        for card in cards:
+            seat = rng.randrange(2)
+            stacks[seat].append(sams.DECK[card])
+            (game.atk if model.RED[card] else game.dfn)[seat][0] += model.RANK[card]
+            game.count[seat][0] += 1
+        expected = sams.fight(stacks, game.strict_retaliation)
+        got = game.lane_results()[1][0]
+        assert got == ("empty" if expected["outcome"] == "empty" else expected["winner"])
+
+
+def test_a_determinized_game_keeps_every_public_count():
+    state = RULES.setup({}, 3)
+    rng = random.Random(1)
+    # a few plays so both sides have face-down buffs
+    for _ in range(10):
+        state, _ = RULES.apply(state, RULES.random_action(state, sams.Rng(rng.randrange(1 << 30))))
+    seat = RULES.to_play(state)
+    unseen = [c for c in sams.DECK if not sams.BIT[c] & (state["on_table"] | state["discarded"])]
+    hand = unseen[:state["hand"][seat]]
+    info = model.InfoSet(state, seat, hand)
+    for i in range(50):
+        g = info.sample(random.Random(i))
+        assert sorted(c for h in g.hands for c in h) == sorted(set(c for h in g.hands for c in h))
+        assert len(g.hands[1 - seat]) == state["hand"][1 - seat]
+        assert [model.INDEX[c] for c in hand] == g.hands[seat]
+        assert len(g.pile) == state["pile"] and len(g.discard) == state["discard"]
+        assert len(g.aside) == state["set_aside"]
+        everything = [c for h in g.hands for c in h] + g.pile + g.discard + g.aside + [
+            c for side in g.lanes for lane in side for c in lane]
+        assert sorted(everything) == list(range(model.N))
