@@ -404,6 +404,14 @@ class Store:
             db.execute("UPDATE games SET status='abandoned', updated=datetime('now') WHERE id=? AND status='playing'",
                        (game_id,))
 
+    def restore(self, game_id: int) -> bool:
+        """Undo :meth:`abandon`: the game is playing again (its log was never touched).
+        Returns False when ``game_id`` was not an abandoned game."""
+        with self.tx() as db:
+            cur = db.execute("UPDATE games SET status='playing', updated=datetime('now') "
+                             "WHERE id=? AND status='abandoned'", (game_id,))
+            return cur.rowcount == 1
+
 
 def _json_or_none(text):
     try:
@@ -445,18 +453,6 @@ def move_aside(path: str | Path) -> Path:
     os.replace(path, target)
     _fsync_dir(path.parent)
     return target
-
-    def restore(self, game_id: int) -> bool:
-        """Undo :meth:`abandon`: the game is playing again (its log was never touched).
-        Returns False when ``game_id`` was not an abandoned game."""
-        with self.tx():
-            cur = self.db.execute("UPDATE games SET status='playing', updated=datetime('now') "
-                                  "WHERE id=? AND status='abandoned'", (game_id,))
-        return cur.rowcount == 1
-
-    def action_times(self, game_id: int) -> list[str]:
-        """When each logged action of ``game_id`` was committed (UTC, ``YYYY-MM-DD HH:MM:SS``), in order."""
-        return [at for (at,) in self.db.execute("SELECT at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
 
 
 class _Transaction:

@@ -17,6 +17,7 @@ from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
 from ui.screens.history import game_line
+from ui.tables.generic import name_choices
 from ui.widgets import ZoneBox
 
 
@@ -59,7 +60,7 @@ class ReplayScreen(Screen):
         for row in zone_rows(rules.zones(self.record.get("options") or {})):
             line = BoxLayout(spacing=4 * scale)
             for zone in row:
-                box = ZoneBox(zone_id=zone.id, title=_title(zone.label, players), seat=zone.seat)
+                box = ZoneBox(zone_id=zone.id, title=[_title(zone.label, players)], seat=zone.seat)
                 self.zone_boxes[zone.id] = box
                 line.add_widget(box)
             board.add_widget(line)
@@ -81,7 +82,7 @@ class ReplayScreen(Screen):
             zone = view.get("zones", {}).get(zone_id, {"cards": [], "summary": ""})
             cards = zone.get("cards", [])
             # A long pile shows its top cards; the summary counts them all.
-            box.cards = [("?", True) if isinstance(c, dict) else (app.controller.card_text(c), False)
+            box.cards = [(["?"], True) if isinstance(c, dict) else (name_choices(app.controller.card_text(c)), False)
                          for c in cards[-MAX_CHIPS:]]
             box.summary = zone.get("summary") or (f"{len(cards)} cards" if cards else "empty")
 
