@@ -404,6 +404,14 @@ class Store:
             db.execute("UPDATE games SET status='abandoned', updated=datetime('now') WHERE id=? AND status='playing'",
                        (game_id,))
 
+    def restore(self, game_id: int) -> bool:
+        """Undo :meth:`abandon`: the game is playing again (its log was never touched).
+        Returns False when ``game_id`` was not an abandoned game."""
+        with self.tx() as db:
+            cur = db.execute("UPDATE games SET status='playing', updated=datetime('now') "
+                             "WHERE id=? AND status='abandoned'", (game_id,))
+            return cur.rowcount == 1
+
 
 def _json_or_none(text):
     try:

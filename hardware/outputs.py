@@ -32,6 +32,11 @@ class NoOutputs:
     """A table without LEDs, buttons or buzzer."""
 
     problem: str | None = None
+    sound = True
+
+    def self_test(self, what: str = "lights") -> list[str]:
+        """Nothing to light or sound: the ids of what was tested, none."""
+        return []
 
     def attach(self, session, report: Report | None = None) -> None:
         pass
@@ -144,8 +149,26 @@ class TableOutputs:
                     light.show(Look(SEAT_COLOURS[target[1]], "pulse"), now)
                     continue
                 light.show(signals.lane_look(self._lanes.result_for(zones), spec.kind, spec.seat), now)
-        if self.buzzer is not None and any(signals.is_refusal(e) for e in events):
+        if self.buzzer is not None and self.sound and any(signals.is_refusal(e) for e in events):
             self.buzzer.flash(Look("white", "beep"), now)
+
+    #: the buzzer beeps on refused scans (Settings → Sound turns it off; the test still beeps)
+    sound = True
+
+    def self_test(self, what: str = "lights") -> list[str]:
+        """Settings' test: flash every light white three times ("lights"), or beep ("sound").
+
+        Returns the ids of what was flashed; the steady looks come back after the flash.
+        """
+        if what == "sound":
+            if self.buzzer is None:
+                return []
+            self.buzzer.flash(Look("white", "beep"))
+            return [self.buzzer.id]
+        lights = [(spec, light) for spec, light in self.seat_lights + self.lane_lights]
+        for _spec, light in lights:
+            light.flash(Look("white", "win"))
+        return [spec.id for spec, _light in lights]
 
     def close(self) -> None:
         """Stop following the session, turn every light off and free the pins."""

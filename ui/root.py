@@ -37,19 +37,36 @@ class CompanionApp(App):
         self.text_scale = theme.text_scale()
         self.bind(text_scale=lambda *_a: self._rescale(Window, Window.size))
         self._rescale(Window, Window.size)
-        # Screens are imported here: their .kv rules refer to ``app``, which must exist.
-        from ui.screens.cards import CardsScreen
-        from ui.screens.decks import DecksScreen
-        from ui.screens.hardware import HardwareScreen
-        from ui.screens.history import HistoryScreen
-        from ui.screens.home import HomeScreen
-        from ui.screens.setup import SetupScreen
+        from ui.screens.settings import apply_saved_settings
+        apply_saved_settings(self)
         manager = ScreenManager(transition=NoTransition())
-        for screen in (HomeScreen(name="home"), SetupScreen(name="setup"), HistoryScreen(name="history"),
-                       CardsScreen(name="cards"), DecksScreen(name="decks"), HardwareScreen(name="hardware")):
-            manager.add_widget(screen)
+        manager.add_widget(self._make_screen("home"))
         self.controller.bind(session=self._session_changed)
         return manager
+
+    #: screen name → "module:Class"; a screen is built the first time it is shown (memory, start time)
+    SCREENS = {
+        "home": "ui.screens.home:HomeScreen",
+        "setup": "ui.screens.setup:SetupScreen",
+        "history": "ui.screens.history:HistoryScreen",
+        "replay": "ui.screens.replay:ReplayScreen",
+        "cards": "ui.screens.cards:CardsScreen",
+        "decks": "ui.screens.decks:DecksScreen",
+        "hardware": "ui.screens.hardware:HardwareScreen",
+        "settings": "ui.screens.settings:SettingsScreen",
+    }
+
+    def _make_screen(self, name: str):
+        # Imported here: their .kv rules refer to ``app``, which must exist.
+        import importlib
+        module, cls = self.SCREENS[name].split(":")
+        return getattr(importlib.import_module(module), cls)(name=name)
+
+    def screen(self, name: str):
+        """Screen ``name``, built now if it has not been shown yet."""
+        if not self.root.has_screen(name):
+            self.root.add_widget(self._make_screen(name))
+        return self.root.get_screen(name)
 
     def on_start(self):
         self.controller.start_source()
@@ -75,11 +92,25 @@ class CompanionApp(App):
     # ---- navigation --------------------------------------------------------------
     def go(self, name: str, **kwargs) -> None:
         """Show screen ``name``; keyword arguments are handed to its ``prepare``."""
-        screen = self.root.get_screen(name)
+        screen = self.screen(name)
         prepare = getattr(screen, "prepare", None)
         if prepare is not None:
             prepare(**kwargs)
+        if self.root.current != name:
+            self.came_from = self.root.current
         self.root.current = name
+
+    #: the screen shown before the last ``go`` (History's Back returns there, not to a live table)
+    came_from = "home"
+
+    def back(self, default: str = "home") -> None:
+        """Return to the screen shown before; the table only while its game is open."""
+        target = self.came_from or default
+        if target == "table" and not self.root.has_screen("table"):
+            target = default
+        if target == self.root.current:
+            target = default
+        self.root.current = target
 
     def _session_changed(self, _controller, session) -> None:
         manager = self.root

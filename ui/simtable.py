@@ -1,51 +1,235 @@
 """The simulated table: virtual pads for everyone without reader hardware.
 
 With no readers (or ``companion run --sim``) the composition root hands the
-app a simulated table source.  This panel lists the game's cards; touch one
-and then touch a zone of the table screen, or drag the card onto the zone.
-Each zone of the table screen is then its virtual pad: the card's virtual tag
-(:func:`companion.tags.virtual_uid`) is put on that pad with
+app a simulated table source.  This panel is the players' hands and decks:
+find a card by name, or show only one seat's deck, then touch a card and a
+zone of the table screen, or drag the card onto the zone, with a finger or
+the mouse.  Each zone of the table screen is then its virtual pad: the card's
+virtual tag (:func:`companion.tags.virtual_uid`) is put on that pad with
 ``source.place(pad, uid)``, and the source emits exactly the pad event a real
 reader would.  The session cannot tell the difference.
 
-The panel is the players' hand, not the shared screen: it closes as soon as a
-card is picked, and it never shows which card lies where.
+The panel is not a modal view: it lies over the half of the screen away from
+the zones it feeds (the chosen seat's, or the active seat's, and the shared
+ones), and touches outside it reach the table, so several cards can be played
+without reopening it.  It is built once per table and keeps its search,
+filter and page while it is closed and reopened.  It never shows which card
+lies where; a card's face and values are the players' own knowledge.
 """
 from __future__ import annotations
 
+from kivy.app import App
 from kivy.core.window import Window
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
+from ui import theme
+from ui.confirm import ConfirmButton  # noqa: F401  (used by simtable.kv)
+from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
 from ui.kv import load_kv
-from ui.widgets import CardChip, Modal
+from ui.widgets import BigButton, CardChip
 
 DRAG_DISTANCE = 20      # px a touch must travel before a tap becomes a drag
+CARD_WIDTH = 190        # px at scale 1: a card button, its name and values on up to three lines
+CARD_HEIGHT = 60
 
 
-class SimPanel(Modal):
+def open_panel(screen) -> "SimPanel":
+    """Show the table screen's panel, made the first time (it keeps its search, filter and page)."""
+    panel = getattr(screen, "_sim_panel", None)
+    if panel is None:
+        panel = screen._sim_panel = SimPanel(screen=screen)
+    panel.open()
+    return panel
+
+
+class SimPanel(BoxLayout):
     screen = ObjectProperty(None)
+    query = StringProperty("")
+    deck_name = StringProperty("All cards")
+    page = NumericProperty(0)
+    pages = NumericProperty(1)
+    shown = BooleanProperty(False)
+    #: the seat whose zones the panel must leave visible (None: the active seat's)
+    fed_seat = ObjectProperty(None, allownone=True)
 
     def __init__(self, screen, **kwargs):
         super().__init__(screen=screen, **kwargs)
         controller = screen.controller
+        session = screen.session
+        self.catalogue = controller.catalogue(session.rules.name)
+        players = session.options.get("players") or ["North", "South"]
+        own = seat_decks(session.options)
+        #: (button label, card ids or None for all, the seat it feeds or None)
+        self.decks: list[tuple[str, list[str] | None, int | None]] = [("All cards", None, None)]
+        if own is not None:
+            self.decks += [(f"{players[s]}'s deck", own[s], s) for s in (0, 1)]
+        else:
+            self.decks += [(short_deck_name(name), cards, None) for name, cards in shipped_decks(session.rules.name)]
+        self._deck_buttons()
+        controller.bind(session=self._session_changed)
+        # Follow the board: the active seat changes with each action, and a zone may move.
+        from kivy.clock import Clock
+        self._replace = Clock.create_trigger(self._place, 0)
+        self._follow = lambda *_a: self._replace()
+        controller.bind(on_session_events=self._follow)
+        for box in screen.zone_boxes.values():
+            box.bind(pos=lambda *_a: self._replace(), size=lambda *_a: self._replace())
+
+    def _session_changed(self, controller, session) -> None:
+        if session is not self.screen.session:
+            controller.unbind(session=self._session_changed)
+            controller.unbind(on_session_events=self._follow)
+            self.dismiss()
+
+    # ---- showing ---------------------------------------------------------------------
+    def open(self) -> None:
+        if self.parent is None:
+            Window.add_widget(self)
+        self.shown = True
+        Window.bind(size=self._place)
+        self._place()
+        self.fill()
+
+    def dismiss(self) -> None:
+        Window.unbind(size=self._place)
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self.shown = False
+
+    def _fed_boxes(self) -> list:
+        session = self.screen.session
+        seat = self.fed_seat
+        if seat is None and session is not None:
+            seat = session.view(None).get("active_seat")
+        return [b for b in self.screen.zone_boxes.values() if b.seat is None or seat is None or b.seat == seat]
+
+    def _place(self, *_args) -> None:
+        """Lie over the larger free band of the window above or below the zones being fed."""
+        if not self.shown:
+            return
+        app = App.get_running_app()
+        scale = app.scale if app else 1.0
+        minimum = 3 * theme.TOUCH * scale
+        below = above = 0
+        # The zones fed now; with no room beside them all, at least the shared ones stay free.
+        for boxes in (self._fed_boxes(), [b for b in self.screen.zone_boxes.values() if b.seat is None]):
+            if not boxes:
+                continue
+            below = min(b.to_window(b.x, b.y)[1] for b in boxes)
+            above = Window.height - max(b.to_window(b.x, b.top)[1] for b in boxes)
+            if max(below, above) >= minimum:
+                break
+        if max(below, above) < minimum:            # no room anywhere: the near half
+            below, above = Window.height * 0.5, 0
+        self.size_hint = (None, None)
+        if below >= above:
+            self.pos, self.size = (0, 0), (Window.width, below)
+        else:
+            self.pos, self.size = (0, Window.height - above), (Window.width, above)
+
+    def fill(self) -> None:
+        """The current page of cards matching the search and the deck filter."""
         grid = self.ids.grid
-        for card in controller.catalogue(screen.session.rules.name):
-            grid.add_widget(SimCard(card_id=card.id, text=controller.card_text(card.id), panel=self))
+        app = App.get_running_app()
+        scale = app.scale if app else 1.0
+        cards = self.matching()
+        cols = max(1, int(grid.width // (CARD_WIDTH * scale))) if grid.width > 10 else 4
+        rows = max(1, int((grid.height + 4 * scale) // ((CARD_HEIGHT + 4) * scale))) if grid.height > 10 else 2
+        per_page = cols * rows
+        self.pages = max(1, -(-len(cards) // per_page))
+        self.page = min(self.page, self.pages - 1)
+        grid.cols = cols
+        page = cards[self.page * per_page:(self.page + 1) * per_page]
+        have = grid.children[::-1]
+        for n, card in enumerate(page):
+            # The face players know the card by ("7♥"), or its name, and then its values.
+            text = f"{self.screen.controller.card_text(card.id)}\n{card_values(card)}"
+            if n < len(have):
+                have[n].card_id, have[n].text = card.id, text
+            else:
+                grid.add_widget(SimCard(card_id=card.id, text=text, panel=self))
+        for extra in have[len(page):]:
+            grid.remove_widget(extra)
+        self.ids.count.text = (f"{len(cards)} cards · page {self.page + 1} of {self.pages}" if cards
+                               else "No card matches")
+
+    def on_size(self, *_args):
+        if self.shown:
+            from kivy.clock import Clock
+            Clock.schedule_once(lambda _dt: self.fill(), 0)
+
+    def matching(self) -> list:
+        deck = next((d for d in self.decks if d[0] == self.deck_name), self.decks[0])[1]
+        cards = list(self.catalogue)
+        if deck is not None:
+            wanted = set(deck)
+            cards = [c for c in cards if c.id in wanted]
+        text = self.query.strip().lower()
+        if text:
+            found = {c.id for c in self.catalogue.find(text)}
+            cards = [c for c in cards if c.id in found or text in card_values(c).lower()]
+        return cards
+
+    def _deck_buttons(self) -> None:
+        box = self.ids.decks
+        box.clear_widgets()
+        app = App.get_running_app()
+        scale = app.scale if app else 1.0
+        for name, _cards, _seat in self.decks:
+            chosen = name == self.deck_name
+            b = BigButton(text=name, tone=theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT,
+                          color=theme.CARD_TEXT if chosen else theme.TEXT)
+            b.bind(on_release=lambda _b, n=name: self.choose_deck(n))
+            box.add_widget(b)
+
+    # ---- players' touches ---------------------------------------------------------------
+    def search(self, text: str) -> None:
+        self.query = text
+        self.page = 0
+        self.fill()
+
+    def choose_deck(self, name: str) -> None:
+        self.deck_name = name
+        self.fed_seat = next((seat for n, _c, seat in self.decks if n == name), None)
+        self.page = 0
+        self._deck_buttons()
+        self._place()
+        self.fill()
+
+    def turn(self, delta: int) -> None:
+        self.page = max(0, min(self.pages - 1, self.page + delta))
+        self.fill()
 
     def pick(self, card_id: str) -> None:
+        """A touched card: the next zone touched gets it (the panel stays where it is)."""
         self.screen.sim_lifting = False
         self.screen.sim_card = card_id
-        self.dismiss()
 
     def lift_mode(self) -> None:
         self.screen.sim_card = None
         self.screen.sim_lifting = True
-        self.dismiss()
 
     def clear_table(self) -> None:
         self.screen.controller.sim_clear()
-        self.dismiss()
+
+    def on_touch_down(self, touch):
+        # Touches outside the panel belong to the table below it.
+        if not self.collide_point(*touch.pos):
+            return False
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_move(self, touch):
+        if touch.grab_current is None and not self.collide_point(*touch.pos):
+            return False
+        return super().on_touch_move(touch)
+
+    def on_touch_up(self, touch):
+        if touch.grab_current is None and not self.collide_point(*touch.pos):
+            return False
+        return super().on_touch_up(touch)
 
 
 class SimCard(Button):
@@ -59,6 +243,7 @@ class SimCard(Button):
         if self.collide_point(*touch.pos) and not self.panel.screen.sim_lifting:
             touch.grab(self)
             touch.ud["sim_card_start"] = _window_pos(touch)
+            self.state = "down"
             return True
         return super().on_touch_down(touch)
 
@@ -70,8 +255,7 @@ class SimCard(Button):
             sx, sy = touch.ud["sim_card_start"]
             if abs(x - sx) + abs(y - sy) < DRAG_DISTANCE:
                 return True
-            self._ghost = CardChip(text=self.text)
-            self.panel.dismiss()
+            self._ghost = CardChip(text=self.panel.screen.controller.card_text(self.card_id))
             Window.add_widget(self._ghost)
         self._ghost.center = (x, y)
         return True
@@ -80,13 +264,17 @@ class SimCard(Button):
         if touch.grab_current is not self:
             return super().on_touch_up(touch)
         touch.ungrab(self)
+        self.state = "normal"
         screen = self.panel.screen
         if self._ghost is None:
             self.panel.pick(self.card_id)
             return True
         Window.remove_widget(self._ghost)
         self._ghost = None
-        zone = screen.zone_at(_window_pos(touch))
+        pos = _window_pos(touch)
+        if self.panel.collide_point(*pos):
+            return True                           # dropped back onto the panel: nothing happens
+        zone = screen.zone_at(pos)
         if zone is not None:
             screen.controller.sim_place(zone.zone_id, self.card_id)
         return True

@@ -95,6 +95,10 @@ def test_decks_screen_validates_live_in_players_words(home):
     source.lift("deck", uid)
     source.place("deck", uid)                            # the same tag again counts once
     assert len(screen.deck) == 50
+    harness.tap(harness.button("Clear"))                 # nothing lost by one tap
+    assert len(screen.deck) == 50
+    harness.tap(harness.button("Tap again to clear"))
+    assert screen.deck == []
 
 
 def test_hardware_screen_lights_the_pad_a_card_lies_on(home):

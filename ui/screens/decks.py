@@ -16,6 +16,7 @@ from companion.cards import game_of
 from companion.table import SEEN
 from companion.tags import virtual_uid
 from ui import theme
+from ui.confirm import ConfirmButton  # noqa: F401  (used by decks.kv)
 from ui.kv import load_kv
 from ui.screens.scanning import ScanningScreen
 from ui.screens.history import HistoryLine

@@ -12,14 +12,17 @@ from kivy.uix.screenmanager import Screen
 from companion import games
 from companion.session import unfinished_games
 from ui import theme
+from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
-from ui.widgets import BigButton, Modal
+from ui.widgets import BigButton
 
 
 class HomeScreen(Screen):
     resume_text = StringProperty("")
+    restore_text = StringProperty("")
     table_text = StringProperty("")
     _resume_id = None
+    _restore_id = None
 
     def on_pre_enter(self, *args):
         self.refresh()
@@ -49,16 +52,34 @@ class HomeScreen(Screen):
         else:
             self._resume_id = None
             self.resume_text = ""
+        self._restore_id, self.restore_text = None, ""
+        # The last game set aside can come back: always when nothing else waits, else if it is newer.
+        abandoned = next((g for g in controller.store.games("abandoned") if g.game in playable_games()), None)
+        if abandoned is not None and (self._resume_id is None or abandoned.id > self._resume_id):
+            self._restore_id = abandoned.id
+            self.restore_text = (f"Restore the abandoned {games.KNOWN_GAMES.get(abandoned.game, abandoned.game)} "
+                                 f"(game #{abandoned.id}, {abandoned.actions} actions)")
         grid = self.ids.games
         grid.clear_widgets()
         playable = playable_games()
         for name in playable:
-            button = BigButton(text=games.get(name).title, tone=theme.PANEL_LIGHT, font_size=theme.FONT_BODY * _scale())
-            button.bind(on_release=lambda _b, n=name: App.get_running_app().go("setup", game=n))
+            button = BigButton(text=games.KNOWN_GAMES.get(name, name), tone=theme.PANEL_LIGHT,
+                               font_size=theme.FONT_BODY * App.get_running_app().fscale)
+            button.bind(on_release=lambda _b, n=name: self.open_game(n))
             grid.add_widget(button)
         for name in [n for n in games.KNOWN_GAMES if n not in playable]:
             grid.add_widget(BigButton(text=f"{games.KNOWN_GAMES[name]}\n(coming)", disabled=True,
-                                      font_size=theme.FONT_BODY * _scale()))
+                                      font_size=theme.FONT_BODY * App.get_running_app().fscale))
+
+    def open_game(self, name: str) -> None:
+        """The game's Setup; an engine that does not load is one sentence here, not a traceback."""
+        try:
+            games.get(name)
+        except Exception as exc:
+            self.refresh()
+            self.ids.banner.show(f"{games.KNOWN_GAMES.get(name, name)} cannot start: {exc}")
+            return
+        App.get_running_app().go("setup", game=name)
 
     def resume(self) -> None:
         app = App.get_running_app()
@@ -74,33 +95,25 @@ class HomeScreen(Screen):
             self.ids.banner.show(f"Game #{self._resume_id} cannot be resumed: {exc}")
 
     def abandon(self) -> None:
+        """Second tap of Abandon: the game is set aside, not deleted; Restore brings it back."""
         if self._resume_id is not None:
             App.get_running_app().controller.abandon(self._resume_id)
         self.refresh()
 
+    def restore(self) -> None:
+        controller = App.get_running_app().controller
+        game_id = self._restore_id
+        if game_id is None:
+            return
+        controller.store.restore(game_id)
+        try:
+            controller.resume(game_id)
+        except Exception as exc:                     # a record that no longer replays: say so, lose nothing
+            self.refresh()
+            self.ids.banner.show(f"Game #{game_id} cannot be resumed: {exc}")
+
     def open_settings(self) -> None:
-        SettingsView().open()
-
-
-class SettingsView(Modal):
-    """What the app runs with, and the window controls."""
-
-    info = StringProperty("")
-
-    def on_open(self):
-        app = App.get_running_app()
-        c = app.controller
-        from kivy.core.window import Window
-        self.info = "\n".join([
-            f"Table: {describe_table(c)}",
-            f"Games and tags are kept in: {c.store.path}",
-            f"Screen: {Window.width}×{Window.height}",
-            "Table profile: " + (str(c.config.profile_path) if c.config.profile_path else "none (simulated table)"),
-        ])
-
-    def toggle_fullscreen(self):
-        from kivy.core.window import Window
-        Window.fullscreen = False if Window.fullscreen else "auto"
+        App.get_running_app().go("settings")
 
 
 def describe_table(controller) -> str:
@@ -112,15 +125,14 @@ def describe_table(controller) -> str:
 
 
 def playable_games() -> list[str]:
-    """Games whose engine loads; one still being written counts as coming, never a broken screen."""
-    names = []
-    for name in games.available():
-        try:
-            games.get(name)
-        except Exception:
-            continue
-        names.append(name)
-    return names
+    """Games whose engine is there, without importing them: an engine costs memory only once it
+    is played (each is a few MB).  One that turns out not to load is listed as coming from then on,
+    and its Setup says why — never a broken screen."""
+    import pkgutil
+    present = {m.name for m in pkgutil.iter_modules(games.__path__)}
+    failed = getattr(games, "_broken", {})
+    return [name for name in games.KNOWN_GAMES if name in present and name not in failed] + \
+        sorted(name for name in present - set(games.KNOWN_GAMES) if name not in failed)
 
 
 def _scale() -> float:

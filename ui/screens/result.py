@@ -1,21 +1,34 @@
-"""The result view: a battle, a round or the whole game decided, with the engine's reasons.
+"""The result view: a battle or round decided with the engine's reasons, or the game's summary.
 
 It opens over the table screen when the session reports a ``battle_result``
 or ``game_over`` event and lists every event of that change as the shared
 screen may see it ("Lane 3: North attack 7 ≥ South defence 5 — North wins"),
 so players can check the scoring against the cards on the table.
+
+When the game is over it becomes the end-of-game summary, told from the
+game's record (:mod:`ui.story`): the winner, every battle's or round's result,
+how long it took, the turning points and a chart of each side's score (or
+hearts, HP, lands) over the game; then *Rematch* (same players, decks and
+options, a new shuffle) and *Export record* (the JSON ``companion replay``
+reads, written to ``<data dir>/exports``).
 """
 from __future__ import annotations
 
+from kivy.app import App
+from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
+from ui import story as stories
+from ui import theme
 from ui.kv import load_kv
 from ui.widgets import Modal
 
 
 class ResultView(Modal):
     title = StringProperty("")
+    subtitle = StringProperty("")
     winner = ObjectProperty(None, allownone=True)
     game_over = BooleanProperty(False)
     lines = ListProperty()
@@ -23,6 +36,7 @@ class ResultView(Modal):
     def __init__(self, screen, **kwargs):
         super().__init__(**kwargs)
         self.screen = screen
+        self.story = None
 
     def show(self, events: list[dict]) -> None:
         """Fill the view with ``events`` (already redacted for the shared screen) and open it.
@@ -36,30 +50,124 @@ class ResultView(Modal):
         self.game_over = bool(over)
         self.title = headline.get("text", "")
         self.winner = headline.get("winner")
-        self.lines = [e["text"] for e in events if e.get("text") and e is not headline]
+        self.subtitle = ""
+        lines = [e["text"] for e in events if e.get("text") and e is not headline]
+        if over and self.screen.session is not None:
+            lines = self._summary(headline)
+        self._fill(lines)
+        if self.parent is None:
+            self.open()
+
+    def _summary(self, headline: dict) -> list[str]:
+        """The end-of-game story: replayed from the record, so it is the same after a resume."""
+        session = self.screen.session
+        story = self.story = stories.tell(session.record())
+        self.ids.chart.story = story
+        self.title = story.headline
+        if story.winner is not None:
+            self.winner = story.winner
+        info = next((g for g in session.store.games() if g.id == session.id), None)
+        took = stories.duration_text(info.created, info.updated) if info else ""
+        a, b = story.series
+        score = f"{story.metric} {a[-1]}–{b[-1]}" if story.metric and a else ""
+        self.subtitle = " · ".join(t for t in (score, f"{len(story.steps)} actions", took) if t)
+        lines = ([headline["text"]] if headline.get("text") else []) + ["Results"] + [f"  {t}" for t in story.battles()]
+        points = story.turning_points()
+        if points:
+            lines += ["Turning points"] + [f"  {t}" for t in points]
+        return lines
+
+    def _fill(self, lines: list[str]) -> None:
+        self.lines = lines
         box = self.ids.lines
         shown = box.children[::-1]
-        for n, text in enumerate(self.lines):
-            bold = text.startswith(("Round", "Battle"))
+        for n, text in enumerate(lines):
+            bold = text.startswith(("Round", "Battle", "Results", "Turning points"))
             if n < len(shown):
                 shown[n].text, shown[n].bold = text, bold
             else:
                 box.add_widget(ResultLine(text=text, bold=bold))
-        for line in shown[len(self.lines):]:
+        for line in shown[len(lines):]:
             box.remove_widget(line)
-        if self.parent is None:
-            self.open()
+        self.ids.scroll.scroll_y = 1
 
     def new_game(self):
-        from kivy.app import App
         app = App.get_running_app()
         game = self.screen.session.rules.name
         self.dismiss()
         app.go("setup", game=game)
 
+    def rematch(self):
+        """The same game again: same players, decks and options, a new seed."""
+        session = self.screen.session
+        game, options = session.rules.name, dict(session.options)
+        self.dismiss()
+        App.get_running_app().controller.start_game(game, options)
+
+    def export(self):
+        session = self.screen.session
+        app = App.get_running_app()
+        try:
+            path = stories.export(session.record(), app.controller.config.data_dir / "exports", session.id)
+        except OSError as exc:
+            self.subtitle = f"Could not write the record: {exc.strerror or exc}"
+            return
+        self.subtitle = f"Record written to {path}"
+
 
 class ResultLine(Label):
     pass
+
+
+class ScoreChart(Widget):
+    """Each side's score (or hearts, HP, lands) after every action, one line per seat colour.
+
+    Drawn with Kivy's own graphics instructions, redrawn only when the story
+    or the size changes: a still chart costs nothing per frame.
+    """
+
+    story = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
+
+    def on_story(self, *_args):
+        self.redraw()
+
+    def on_size(self, *_args):
+        self.redraw()
+
+    def on_pos(self, *_args):
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        story = self.story
+        if story is None or not story.metric or not story.series[0]:
+            self.caption = ""
+            return
+        a, b = story.series
+        low, high = min(a + b + [0]), max(a + b + [1])
+        n = max(1, len(a) - 1)
+        app = App.get_running_app()
+        scale = app.scale if app else 1.0
+        pad = 6 * scale
+        x0, y0 = self.x + pad, self.y + pad
+        w, h = max(1.0, self.width - 2 * pad), max(1.0, self.height - 2 * pad)
+        with self.canvas:
+            Color(*theme.PANEL_LIGHT)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(*theme.MUTED)
+            Line(points=[x0, y0, x0 + w, y0], width=1)
+            for seat, values in ((0, a), (1, b)):
+                Color(*theme.seat_colour(seat))
+                points = []
+                for i, v in enumerate(values):
+                    points += [x0 + w * i / n, y0 + h * (v - low) / (high - low or 1)]
+                if len(points) == 2:
+                    points += [points[0] + w, points[1]]
+                Line(points=points, width=2.2 * scale)
+        names = story.players
+        self.caption = (f"{story.metric} over {len(a) - 1} actions (top {high}) — "
+                        f"{names[0]} {a[-1]}, {names[1]} {b[-1]}")
 
 
 load_kv(__file__)

@@ -26,6 +26,9 @@ class ScanningScreen(Screen):
         if chosen != self.game:
             self.game_changed()
         self.game = chosen
+        if self.manager is not None and self.manager.current == self.name:
+            self._game_buttons()             # asked for another game while shown: no on_pre_enter comes
+            self.refresh()
 
     def game_changed(self) -> None:
         """Hook: forget what was scanned for the previous game."""
@@ -49,7 +52,7 @@ class ScanningScreen(Screen):
         box.clear_widgets()
         scale = App.get_running_app().scale
         for name in playable_games():
-            b = BigButton(text=games.short_name(name), font_size=theme.FONT_SMALL * scale,
+            b = BigButton(text=games.short_name(name), font_size=theme.FONT_BODY * App.get_running_app().fscale,
                           tone=theme.HIGHLIGHT if name == self.game else theme.PANEL_LIGHT,
                           color=theme.CARD_TEXT if name == self.game else theme.TEXT)
             b.bind(on_release=lambda _b, n=name: self.pick_game(n))
@@ -57,8 +60,6 @@ class ScanningScreen(Screen):
 
     def pick_game(self, name: str) -> None:
         self.prepare(name)
-        self._game_buttons()
-        self.refresh()
 
     def take_pad_event(self, ev) -> bool:
         raise NotImplementedError

@@ -17,6 +17,7 @@ from companion import games
 from companion.engine import IllegalAction, Option
 from companion.table import ProfileError
 from ui import theme
+from ui.keyboard import DockedKeyboard  # noqa: F401  (used by setup.kv)
 from ui.kv import load_kv
 from ui.widgets import BigButton
 
@@ -28,8 +29,20 @@ class SetupScreen(Screen):
     game_title = StringProperty("")
     can_check_decks = False
 
+    def on_kv_post(self, base_widget):
+        self.ids.keyboard.watch(self.ids.player0, self.ids.player1)
+        # A renamed player is renamed on every button that names them ("First player: Alex").
+        self.ids.player0.bind(text=lambda *_a: self._rename())
+        self.ids.player1.bind(text=lambda *_a: self._rename())
+
+    def _rename(self) -> None:
+        for option, choice, button in getattr(self, "_named_buttons", []):
+            button.text = self._choice_label(option, choice)
+
     def prepare(self, game: str) -> None:
         rules = games.get(game)
+        self._named_buttons = []
+        self.ids.keyboard.done()
         self.game = game
         self.game_title = rules.title
         self.values = rules.default_options()
@@ -55,7 +68,7 @@ class SetupScreen(Screen):
 
     def _option_row(self, option: Option) -> BoxLayout:
         s = _scale()
-        row = BoxLayout(orientation="vertical", size_hint_y=None, height=(theme.TOUCH + 26) * s, spacing=2 * s)
+        row = BoxLayout(orientation="vertical", size_hint_y=None, height=(theme.TOUCH + 30) * s, spacing=2 * s)
         line = BoxLayout(spacing=6 * s)
         line.add_widget(Label(text=option.label, bold=True, halign="left", valign="middle",
                               text_size=(230 * s, None), size_hint_x=None, width=230 * s))
@@ -64,6 +77,7 @@ class SetupScreen(Screen):
             buttons = []
             for choice in option.choices:
                 b = BigButton(text=self._choice_label(option, choice))
+                self._named_buttons.append((option, choice, b))
                 b.bind(on_release=lambda _b, c=choice, o=option, bs=buttons: self._set(o, c, bs))
                 buttons.append((choice, b))
                 controls.add_widget(b)
@@ -74,7 +88,7 @@ class SetupScreen(Screen):
             self._paint_toggle(option, b)
             controls.add_widget(b)
         elif isinstance(option.default, int):
-            value = Label(text=str(self.values[option.id]), font_size=theme.FONT_LARGE * s, bold=True)
+            value = Label(text=str(self.values[option.id]), font_size=theme.FONT_LARGE * App.get_running_app().fscale, bold=True)
             minus, plus = BigButton(text="−", size_hint_x=None, width=theme.TOUCH * s), BigButton(
                 text="+", size_hint_x=None, width=theme.TOUCH * s)
             minus.bind(on_release=lambda _b, o=option, v=value: self._step(o, -1, v))
@@ -84,8 +98,13 @@ class SetupScreen(Screen):
             controls.add_widget(plus)
         line.add_widget(controls)
         row.add_widget(line)
-        row.add_widget(Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_SMALL * s, halign="left",
-                             size_hint_y=None, height=22 * s, shorten=True, text_size=(760 * s, None)))
+        # The help sentence wraps; the row grows with it (no sentence cut off).
+        help_text = Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_BODY * App.get_running_app().fscale, halign="left",
+                          size_hint_y=None, height=26 * s)
+        help_text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                       texture_size=lambda w, size: (setattr(w, "height", size[1] + 4 * s),
+                                                     setattr(row, "height", (theme.TOUCH + 6) * s + size[1] + 4 * s)))
+        row.add_widget(help_text)
         return row
 
     def _choice_label(self, option: Option, choice) -> str:

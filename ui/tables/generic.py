@@ -28,11 +28,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import Zone
 from ui import theme
+from ui.confirm import second_tap
 from ui.kv import load_kv
 from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
+#: actions that end a game for good: their buttons act on a second tap (ui.confirm)
+CONFIRM_ACTIONS = frozenset({"forfeit"})
 #: events that a zone flashes (everything with a zone does; these are the ones without a text worth a note)
 QUIET_EVENTS = ("turn", "phase", "undone")
 
@@ -347,8 +350,12 @@ class TableScreen(Screen):
         button.bind(on_release=self._pressed)
 
     def _pressed(self, button) -> None:
-        if getattr(button, "action", None) is not None:
-            self.send(button.action)
+        action = getattr(button, "action", None)
+        if action is None:
+            return
+        if action.get("type") in CONFIRM_ACTIONS and not second_tap(button):
+            return                                   # nothing lost by one tap: a forfeit asks again
+        self.send(action)
 
     # ---- touches -----------------------------------------------------------------------
     def send(self, action: dict) -> None:
@@ -416,8 +423,8 @@ class TableScreen(Screen):
     on_sim_lifting = on_sim_card
 
     def open_sim_panel(self) -> None:
-        from ui.simtable import SimPanel
-        SimPanel(screen=self).open()
+        from ui.simtable import open_panel
+        open_panel(self)
 
     def cancel_sim(self) -> None:
         self.sim_card = None

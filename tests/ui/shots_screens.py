@@ -1,0 +1,122 @@
+"""Screenshots of the screens that are not the table, at one window size, for docs/screenshots/.
+
+    Xvfb :99 -screen 0 1280x800x24 &
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_screens docs/screenshots 800x480
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_screens docs/screenshots 1280x800
+
+Files are named ``<screen>-<game>-<w>x<h>.png`` (no game for screens without
+one).  The app is wired as ``companion run --sim`` wires it and driven by
+touches and cards on virtual pads, like the UI tests.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -> None:
+    width, height = (int(v) for v in size.split("x"))
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+    from companion.app_config import AppConfig
+    from hardware.outputs import open_outputs
+    from hardware.sources import open_table_source
+    import ui.app as uiapp
+    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
+                       fullscreen=False, size=(width, height))
+    uiapp.configure_kivy((width, height), False)
+    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
+    app._run_prepare()
+    from companion.engine import Rng
+    from ui import harness
+    from .driver import do, place, table_screen
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    controller = app.controller
+
+    def shot(screen, game=""):
+        name = "-".join(p for p in (screen, game, size) if p)
+        if only and only not in name:
+            return
+        harness.frames(4)
+        harness.screenshot(folder / f"{name}.png")
+        print("wrote", folder / f"{name}.png")
+
+    def finish(game, seed, players=("Alex", "Sam")):
+        controller.start_game(game, {"players": list(players)}, seed=1)
+        session = controller.session
+        rng = Rng(seed)
+        while not session.rules.is_over(session.state):
+            action = session.rules.random_action(session.state, rng)
+            if len(session.actions) > 4000:
+                break
+            session.act(action)
+        harness.frames(3)
+        return session
+
+    def close_modals():
+        for view in list(harness.walk()):
+            if hasattr(view, "dismiss") and view.parent is not None and view.__class__.__name__ != "Screen" \
+                    and hasattr(view, "attach_to"):
+                view.dismiss()
+        harness.frames(2)
+
+    harness.frames(3)
+    for game, seed in [("sams", 11), ("lifeforce", 5), ("vitaluna", 3), ("territory", 2), ("arcmage", 4)]:
+        finish(game, seed)
+        shot("summary", game)
+        close_modals()
+    for game, who in [("sams", None), ("lifeforce", 1), ("vitaluna", None), ("arcmage", None), ("territory", 0)]:
+        controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=1)
+        from ui.simtable import open_panel
+        harness.frames(3)
+        panel = open_panel(table_screen(app))
+        if who is not None:
+            panel.choose_deck(panel.decks[1 + who][0])
+        shot("simulated-table", game)
+        panel.dismiss()
+    app.go("history")
+    shot("history")
+    app.go("home")
+    shot("home")
+    app.go("setup", game="sams")
+    shot("setup", "sams")
+    setup = app.root.get_screen("setup")
+    setup.ids.keyboard.watch(setup.ids.player0)
+    setup.ids.player0.focus = True
+    shot("keyboard", "sams")
+    setup.ids.keyboard.done()
+    for game in ("lifeforce", "vitaluna", "territory", "arcmage"):
+        app.go("setup", game=game)
+        shot("setup", game)
+    app.go("settings")
+    shot("settings")
+    for game in ("sams", "arcmage"):
+        app.go("cards", game=game)
+        shot("cards", game)
+        cards = app.root.get_screen("cards")
+        cards.start_enrolment(cards.deck_choices()[-1][1])
+        for _ in range(3):
+            cards.next_blank_tag()
+        controller.store.tags.register("04FFFFFFFFFF01", "sams.10c" if game == "sams" else "arcmage.elf-druid")
+        controller.source.place("scan", "04FFFFFFFFFF01")
+        controller.source.lift("scan", "04FFFFFFFFFF01")
+        shot("enrol", game)
+        cards.stop_enrolment()
+    app.go("decks", game="lifeforce")
+    app.root.get_screen("decks").add_whole_catalogue()
+    shot("decks", "lifeforce")
+
+    for game, step in (("sams", 40), ("territory", 120), ("arcmage", 200)):
+        over = [g for g in controller.store.games("over") if g.game == game]
+        app.go("replay", game_id=over[-1].id)
+        app.root.get_screen("replay").show(step)
+        shot("replay", game)
+    app.stop()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

@@ -1,0 +1,54 @@
+"""Issue 14 item 10: enrolling a whole deck on the Cards screen, tag after tag, on the simulated table."""
+import time
+
+from ui import harness
+
+
+def test_enrol_sams_36_cards_flags_known_and_duplicate_tags(home):
+    app = home
+    app.go("cards", game="sams")
+    screen = app.root.get_screen("cards")
+    source, tags = app.controller.source, app.controller.store.tags
+    harness.tap(harness.button("Enrol a whole deck"))
+    harness.tap(harness.button("Every Sam's card (36 cards)"))
+    assert screen.enrolment is not None and screen.enrol_progress == "Card 1 of 36"
+    first = screen.enrolment.current
+    assert screen.enrol_card == app.controller.card_name(first)
+    uids = [f"04E0{n:010X}" for n in range(36)]
+    started = time.perf_counter()
+    # A tag that already carries another card: flagged, the card waits for its own tag.
+    tags.register("04FFFFFFFFFF01", "sams.10c")
+    source.place("scan", "04FFFFFFFFFF01")
+    source.lift("scan", "04FFFFFFFFFF01")
+    assert screen.enrolment.position == 0 and "already carries 10 of Clubs" in screen.enrol_note
+    assert screen.can_reassign
+    for n, uid in enumerate(uids):
+        expected = screen.enrolment.current
+        source.place("scan", uid)
+        source.lift("scan", uid)
+        assert tags.lookup(uid) == expected
+        if n == 4:                                      # the previous card's tag again: a duplicate
+            source.place("scan", uids[2])
+            source.lift("scan", uids[2])
+            assert "the same tag twice" in screen.enrol_note and screen.enrolment.position == 5
+    machine = time.perf_counter() - started
+    harness.frames(2)
+    assert screen.enrol_card == "Deck enrolled" and "All 36 cards · 2 flagged" == screen.enrol_progress
+    assert sum(1 for t in harness.texts() if t.startswith("⚠ ")) == 2
+    assert machine < 10, f"enrolling 36 tags took the app {machine:.1f} s"
+    harness.tap(harness.button("Stop"))
+    assert screen.enrolment is None
+
+
+def test_enrol_writes_card_ids_onto_the_tags(home):
+    """The emulated table writes NDEF onto the emulated NTAG; the next sighting carries the card id."""
+    app = home
+    app.go("cards", game="sams")
+    screen = app.root.get_screen("cards")
+    source = app.controller.source
+    screen.start_enrolment(["sams.7h", "sams.8h"])
+    assert screen.can_write_tags and screen.enrol_write
+    harness.tap(harness.button("Next tag (simulated table)"))
+    assert screen.enrolment.position == 1
+    assert "The card id is written on the tag." in screen.enrol_note
+    harness.tap(harness.button("Stop"))

@@ -1,0 +1,140 @@
+"""Issue 14 item 9: the simulated table's card panel in the real window.
+
+Search, a seat's deck, pages kept between openings, game values on the cards,
+a touch or mouse drag onto a zone, and a panel that leaves the zones it feeds
+uncovered, so touches go on reaching the table while it is open.
+"""
+from kivy.base import EventLoop
+from kivy.core.window import Window
+from kivy.input.providers.mouse import MouseMotionEvent
+
+from ui import harness
+from ui.simtable import open_panel
+
+from .driver import table_screen
+from .test_tables import start
+
+
+def mouse_drag(widget, to_window_pos, steps=5):
+    """A left-button mouse drag, as Kivy's mouse provider reports one."""
+    x, y = widget.to_window(*widget.center)
+    ev = MouseMotionEvent("mouse", "mouse-test", [x / Window.width, y / Window.height, "left"], is_touch=True)
+    EventLoop.post_dispatch_input("begin", ev)
+    tx, ty = to_window_pos
+    for i in range(1, steps + 1):
+        px, py = x + (tx - x) * i / steps, y + (ty - y) * i / steps
+        ev.move([px / Window.width, py / Window.height, "left"])
+        EventLoop.post_dispatch_input("update", ev)
+        harness.frames(1)
+    EventLoop.post_dispatch_input("end", ev)
+    harness.frames(2)
+
+
+def card_button(panel, card_id):
+    found = [c for c in panel.ids.grid.children if c.card_id == card_id]
+    assert found, f"{card_id} is not on the panel's page"
+    return found[0]
+
+
+def rect(w):
+    x, y = w.to_window(w.x, w.y)
+    return x, y, x + w.width, y + w.height
+
+
+def overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_search_pages_and_values_and_the_page_is_kept(home):
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    harness.tap(harness.button("Cards"))
+    panel = screen._sim_panel
+    assert panel.parent is not None
+    texts = [c.text for c in panel.ids.grid.children]
+    assert "7♥\nattack 7" in texts or panel.pages > 1
+    assert any(t.endswith("\nattack 2") for t in texts)       # the card's game value beside its face
+    harness.tap(harness.button("▶"))
+    assert panel.page == 1
+    harness.tap(harness.button("Close"))
+    assert panel.parent is None
+    harness.tap(harness.button("Cards"))
+    assert open_panel(screen) is panel and panel.page == 1     # the page was kept
+    panel.ids.query.text = "spades"
+    harness.frames(2)
+    ids = {c.card_id for c in panel.ids.grid.children}
+    assert ids and all(i.endswith("s") for i in ids) and panel.page == 0
+    panel.ids.query.text = "defence 10"                         # values are searchable too
+    harness.frames(2)
+    assert {c.card_id for c in panel.ids.grid.children} == {"sams.10s", "sams.10c"}
+    panel.ids.query.text = ""
+    harness.tap(harness.button("Close"))
+
+
+def test_a_seats_deck_and_a_panel_that_leaves_its_zones_free(home):
+    app = home
+    session = start(app, "lifeforce")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    south_deck = session.options["decks"][1]
+    harness.tap(harness.button("South's deck"))
+    shown = {c.card_id for c in panel.ids.grid.children}
+    assert shown and shown <= set(south_deck)
+    assert panel.ids.count.text.startswith(f"{len(set(south_deck))} cards")
+    fed = [b for b in screen.zone_boxes.values() if b.seat in (1, None)]
+    for box in fed:
+        assert not overlaps(rect(panel), rect(box)), f"the panel covers {box.zone_id}"
+    harness.tap(harness.button("North's deck"))
+    for box in [b for b in screen.zone_boxes.values() if b.seat in (0, None)]:
+        assert not overlaps(rect(panel), rect(box)), f"the panel covers {box.zone_id}"
+    panel.dismiss()
+
+
+def test_touch_a_card_then_a_zone_and_drag_with_finger_and_mouse(home):
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    panel.ids.query.text = "hearts"
+    harness.frames(2)
+    # Touch, then touch the zone: the panel stays open and does not swallow the zone's touch.
+    harness.tap(card_button(panel, "sams.7h"))
+    assert screen.sim_card == "sams.7h" and panel.parent is not None
+    lane = screen.zone_boxes["0.lane1"]
+    assert not overlaps(rect(panel), rect(lane))
+    harness.tap(lane)
+    assert session.actions[-1]["card"] == "sams.7h"
+    # A finger drag onto South's lane 2 (South plays now; the panel moved to leave it free).
+    panel.ids.query.text = "spades"
+    harness.frames(2)
+    target = screen.zone_boxes["1.lane2"]
+    harness.drag(card_button(panel, "sams.6s"), target.to_window(*target.center))
+    assert session.actions[-1]["card"] == "sams.6s" and session.actions[-1]["lane"] == 1
+    # A mouse drag onto North's lane 3.
+    panel.ids.query.text = "diamonds"
+    harness.frames(2)
+    target = screen.zone_boxes["0.lane3"]
+    mouse_drag(card_button(panel, "sams.5d"), target.to_window(*target.center))
+    assert session.actions[-1]["card"] == "sams.5d" and session.actions[-1]["lane"] == 2
+    assert len(session.actions) == 3
+    panel.ids.query.text = ""
+    panel.dismiss()
+
+
+def test_clear_table_needs_a_second_tap(home):
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    app.controller.source.place("scan", "04AABBCCDDEE77")   # a tag left lying on a pad
+    harness.frames(2)
+    def lying():
+        return {u for uids in app.controller.source.on_pad.values() for u in uids}
+
+    assert lying()
+    harness.tap(harness.button("Clear table"))
+    assert lying(), "one tap cleared the table"
+    harness.tap(harness.button("Tap again to clear"))
+    assert not lying()
+    panel.dismiss()

@@ -1,0 +1,79 @@
+"""A button that needs a second tap: nothing is lost by one touch.
+
+Forfeit, abandon and clear act only when touched twice within a few seconds;
+the first touch turns the button vermillion and says what the second one will
+do ("Tap again to abandon").  Left alone, it goes back as it was.
+"""
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+
+from ui import theme
+from ui.widgets import BigButton
+
+
+class ConfirmButton(BigButton):
+    """``on_confirm`` fires on the second tap; ``confirm_text`` is what the armed button says."""
+
+    confirm_text = StringProperty("")
+    armed = BooleanProperty(False)
+    seconds = NumericProperty(4.0)
+    _rest = ListProperty()              # text, tone and colour to go back to
+
+    __events__ = ("on_confirm",)
+    _disarm_event = None
+
+    def on_release(self):
+        if not self.armed:
+            self._rest = [self.text, list(self.tone), list(self.color)]
+            self.armed = True
+            self.text = self.confirm_text or f"Tap again: {self.text}"
+            self.tone, self.color = theme.WARNING, theme.TEXT
+            self._disarm_event = Clock.schedule_once(lambda _dt: self.disarm(), self.seconds)
+            return
+        self.disarm()
+        self.dispatch("on_confirm")
+
+    def disarm(self) -> None:
+        if self._disarm_event is not None:
+            self._disarm_event.cancel()
+            self._disarm_event = None
+        if self.armed:
+            self.armed = False
+            self.text, tone, color = self._rest
+            self.tone, self.color = tone, color
+
+    def on_confirm(self):
+        pass
+
+
+def second_tap(button, seconds: float = 4.0) -> bool:
+    """For a button made elsewhere (the table's action buttons): True on the second tap within
+    ``seconds``; the first tap only arms it ("Tap again: Forfeit: South", vermillion)."""
+    if getattr(button, "armed", False):
+        _restore(button)
+        return True
+    saved = {"tone": list(getattr(button, "tone", theme.PANEL_LIGHT))}
+    if hasattr(button, "choices"):
+        saved["choices"] = list(button.choices)
+        button.choices = [f"Tap again: {c}" for c in button.choices if c] + ["Tap again"]
+    else:
+        saved["text"] = button.text
+        button.text = f"Tap again: {button.text}"
+    button._confirm_saved = saved
+    button.armed = True
+    if hasattr(button, "tone"):
+        button.tone = theme.WARNING
+    button._confirm_event = Clock.schedule_once(lambda _dt: _restore(button), seconds)
+    return False
+
+
+def _restore(button) -> None:
+    event = getattr(button, "_confirm_event", None)
+    if event is not None:
+        event.cancel()
+    saved = getattr(button, "_confirm_saved", None) or {}
+    for key, value in saved.items():
+        setattr(button, key, value)
+    button.armed = False

@@ -1,0 +1,93 @@
+"""A keyboard docked at the bottom of the screen, for players' names on a touchscreen.
+
+The Pi's touchscreen has no keys, and Kivy's own VKeyboard floats over the
+form and loads a dozen layouts; names need letters, a space, a hyphen and
+an apostrophe.  ``DockedKeyboard`` takes the room below the form (the form
+shrinks, nothing is covered), types into the text field that last had the
+focus, capitalises the first letter of each word, and *Done* docks it away.
+A physical keyboard keeps working as well.
+"""
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme
+from ui.kv import load_kv
+from ui.widgets import BigButton
+
+ROWS = ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")
+
+
+class DockedKeyboard(BoxLayout):
+    """Letters for ``target`` (a TextInput); ``shown`` docks it in or out."""
+
+    target = ObjectProperty(None, allownone=True)
+    shown = BooleanProperty(False)
+    shift = BooleanProperty(True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._letters: list[BigButton] = []
+        for row in ROWS:
+            line = BoxLayout(spacing=self.spacing)
+            for ch in row:
+                key = BigButton(text=ch)
+                key.bind(on_release=lambda b: self.type(b.text))
+                self._letters.append(key)
+                line.add_widget(key)
+            if row == ROWS[-1]:
+                back = BigButton(text="⌫", size_hint_x=2)
+                back.bind(on_release=lambda _b: self.backspace())
+                line.add_widget(back)
+            self.add_widget(line)
+        line = BoxLayout(spacing=self.spacing)
+        for text, action, width in (("⇧", self.toggle_shift, 1.5), ("Space", lambda: self.type(" "), 5),
+                                    ("Done", self.done, 2.5)):
+            key = BigButton(text=text, size_hint_x=width,
+                            tone=theme.HIGHLIGHT if text == "Done" else theme.PANEL_LIGHT,
+                            color=theme.CARD_TEXT if text == "Done" else theme.TEXT)
+            key.bind(on_release=lambda _b, a=action: a())
+            line.add_widget(key)
+        self.add_widget(line)
+        self.on_shift(self, self.shift)
+
+    def watch(self, *inputs) -> None:
+        """Dock in for whichever of ``inputs`` gets the focus."""
+        for text_input in inputs:
+            text_input.bind(focus=self._focused)
+
+    def _focused(self, text_input, focus) -> None:
+        if focus:
+            self.target = text_input
+            self.shown = True
+            self.shift = not text_input.text or text_input.text.endswith((" ", "-"))
+
+    def type(self, text: str) -> None:
+        if self.target is None:
+            return
+        if text == " ":
+            self.target.insert_text(" ")
+        else:
+            self.target.insert_text(text.upper() if self.shift else text)
+        self.shift = text in (" ", "-")
+
+    def backspace(self) -> None:
+        if self.target is not None:
+            self.target.do_backspace()
+            self.shift = not self.target.text
+
+    def toggle_shift(self) -> None:
+        self.shift = not self.shift
+
+    def on_shift(self, _instance, shift) -> None:
+        for key in self._letters:
+            key.text = key.text.upper() if shift else key.text.lower()
+
+    def done(self) -> None:
+        self.shown = False
+        if self.target is not None:
+            self.target.focus = False
+
+
+load_kv(__file__)
