@@ -108,9 +108,11 @@ class SetupScreen(Screen):
         return row
 
     def _choice_label(self, option: Option, choice) -> str:
-        if set(option.choices) == {0, 1} and ("seat" in option.id or "player" in option.label.lower()):
-            return self.players()[choice]
-        return str(choice)
+        seats = set(option.choices) - {None}
+        if seats == {0, 1} and ("seat" in option.id or "player" in option.label.lower()):
+            # A seat option names the players; "nobody" is the choice of no seat (two humans).
+            return "Nobody" if choice is None else self.players()[choice]
+        return str(choice).capitalize() if isinstance(choice, str) else str(choice)
 
     def _set(self, option, choice, buttons):
         self.values[option.id] = choice
