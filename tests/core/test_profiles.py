@@ -44,3 +44,29 @@ def test_a_pad_mode_is_checked_with_its_line(tmp_path):
     path.write_text(path.read_text().replace('"tap"', '"slide"'))
     with pytest.raises(ProfileError, match=r"table.toml, line 9: layouts.sams.n1"):
         load_profile(path)
+
+
+def test_the_sams_table_has_a_hand_pad_for_the_companion_and_a_game_of_two_leaves_it_unused(tmp_path, store):
+    """Issue 17: solo play needs the companion's hand pad; the shipped Sam's table maps it to South."""
+    from companion.games import sams
+    from companion.session import Session
+    from companion.simulate import register_virtual_tags
+    from companion.table import SEEN, PadEvent, ProfileError, load_profile
+    from companion.tags import virtual_uid
+    path = DATA_DIR.parent.parent / "firmware_config" / "tables" / "sams.toml"
+
+    def layout(options):
+        found = load_profile(path).layout("sams")
+        found.validate(sams.RULES.zones(sams.RULES.normalise_options(options)), str(path))
+        return found
+
+    solo = layout({"solo_seat": 1})
+    assert solo.pads_of("1.hand") == ["hand"] and solo.mode_of("hand") == "tap"
+    assert "hand" not in layout({}).pad_to_zone          # two people: the pad is not the game's
+    with pytest.raises(ProfileError, match=r"no pad for zone\(s\) 0.hand"):
+        layout({"solo_seat": 0})                          # on this table the companion plays South
+    # A card drawn for the companion and tapped on the hand pad goes into its holder.
+    register_virtual_tags(store, "sams")
+    session = Session.start(store, "sams", {"solo_seat": 1}, seed=1, layout=solo)
+    session.handle_pad_event(PadEvent("hand", virtual_uid("sams.7h"), SEEN, 0.0))
+    assert sams.solo_hand(session.state) == ["sams.7h"]
