@@ -226,15 +226,17 @@ class AppController(EventDispatcher):
         return f"Redone: {lines[-1][1]}" if lines else "Redone"
 
     # ---- the simulated table -------------------------------------------------------
-    def sim_place(self, zone: str, card_id: str) -> None:
-        """Put a copy of ``card_id`` (its first copy not on the table) on the pad of ``zone``."""
+    def sim_place(self, zone: str, card_id: str, secret: bool = False) -> None:
+        """Put a copy of ``card_id`` (its first copy not on the table) on the pad of ``zone``;
+        ``secret``: a card whose face the table may not see (the companion's), never named."""
         pad = self._pad_of(zone)
         if pad is None:
             return
         uid = free_copy(card_id, {u for uids in self.source.on_pad.values() for u in uids})
         if uid is None:
+            face = "that card" if secret else self.card_text(card_id)
             self.dispatch("on_session_events", [{"type": "rejected", "text": f"Every copy of "
-                                                  f"{self.card_text(card_id)} already lies on the table"}])
+                                                  f"{face} already lies on the table"}])
             return
         self.source.place(pad, uid)
 

@@ -15,6 +15,15 @@ ones), and touches outside it reach the table, so several cards can be played
 without reopening it.  It is built once per table and keeps its search,
 filter and page while it is closed and reopened.  It never shows which card
 lies where; a card's face and values are the players' own knowledge.
+
+In a solo game (Sam's with a ``solo_seat``) the companion's cards are the one
+thing the person may not know, so the panel deals as hands at a real table
+do, from one shuffled pile: "Draw for North" puts the next card in the
+person's hand, which is then all the card list shows (the whole box would name
+the companion's cards too, and leaving only those out would name them by their
+absence); "Draw for South" taps the next card on the companion's hand pad
+without showing it; "Play slot 3 on lane 2" lays the card of the slot the
+companion named on the lane it named.
 """
 from __future__ import annotations
 
@@ -53,6 +62,8 @@ class SimPanel(BoxLayout):
     shown = BooleanProperty(False)
     #: the seat whose zones the panel must leave visible (None: the active seat's)
     fed_seat = ObjectProperty(None, allownone=True)
+    #: a solo game's hands (:class:`SoloHands`), else None
+    solo = None
 
     def __init__(self, screen, **kwargs):
         super().__init__(screen=screen, **kwargs)
@@ -63,7 +74,12 @@ class SimPanel(BoxLayout):
         own = seat_decks(session.options)
         #: (button label, card ids or None for all, the seat it feeds or None)
         self.decks: list[tuple[str, list[str] | None, int | None]] = [("All cards", None, None)]
-        if own is not None:
+        self.solo = SoloHands(self) if "solo" in session.state else None
+        if self.solo is not None:
+            self.decks = [(f"{players[self.solo.person]}'s hand", None, self.solo.person)]
+            self.deck_name = self.decks[0][0]
+            self.fed_seat = self.solo.person
+        elif own is not None:
             self.decks += [(f"{players[s]}'s deck", own[s], s) for s in (0, 1)]
         else:
             self.decks += [(short_deck_name(name), cards, None) for name, cards in shipped_decks(session.rules.name)]
@@ -72,10 +88,18 @@ class SimPanel(BoxLayout):
         # Follow the board: the active seat changes with each action, and a zone may move.
         from kivy.clock import Clock
         self._replace = Clock.create_trigger(self._place, 0)
-        self._follow = lambda *_a: self._replace()
+        if self.solo is not None:
+            self.add_widget(self.solo, index=len(self.children))      # the first row, above the search
+        self._follow = self._on_session_events
         controller.bind(on_session_events=self._follow)
         for box in screen.zone_boxes.values():
             box.bind(pos=lambda *_a: self._replace(), size=lambda *_a: self._replace())
+
+    def _on_session_events(self, *_args) -> None:
+        # (returns None: a Kivy handler that returns True would keep the event from the table screen)
+        self._replace()
+        if self.solo is not None:
+            self.solo.refresh()
 
     def _session_changed(self, controller, session) -> None:
         if session is not self.screen.session:
@@ -153,6 +177,7 @@ class SimPanel(BoxLayout):
         for extra in have[len(page):]:
             grid.remove_widget(extra)
         self.ids.count.text = (f"{len(cards)} cards · page {self.page + 1} of {self.pages}" if cards
+                               else "No card in your hand" if self.solo is not None and not self.query.strip()
                                else "No card matches")
 
     def on_size(self, *_args):
@@ -162,6 +187,8 @@ class SimPanel(BoxLayout):
 
     def matching(self) -> list:
         deck = next((d for d in self.decks if d[0] == self.deck_name), self.decks[0])[1]
+        if self.solo is not None:
+            deck = self.solo.hand()
         cards = list(self.catalogue)
         if deck is not None:
             wanted = set(deck)
@@ -230,6 +257,103 @@ class SimPanel(BoxLayout):
         if touch.grab_current is None and not self.collide_point(*touch.pos):
             return False
         return super().on_touch_up(touch)
+
+
+class SoloHands(BoxLayout):
+    """A solo game's hands on the simulated table: one shuffled pile, the person's hand by face,
+    the companion's never (it is drawn onto its hand pad and played from the slot it names)."""
+
+    def __init__(self, panel, **kwargs):
+        import random
+        from companion.games import sams
+        app = App.get_running_app()
+        scale = app.scale if app else 1.0
+        super().__init__(size_hint_y=None, height=theme.TOUCH * scale, spacing=4 * scale, **kwargs)
+        self.panel = panel
+        session = panel.screen.session
+        self.seat = session.state["solo"]["seat"]
+        self.person = 1 - self.seat
+        players = session.options.get("players") or ["North", "South"]
+        self.who, self.me = players[self.seat], players[self.person]
+        # The box shuffled once per game (seeded: a resumed game deals alike); a draw takes the
+        # next card of it that may lie in the draw pile, going round like a pile reshuffled.
+        self.order = list(sams.DECK)
+        random.Random(session.seed).shuffle(self.order)
+        self.next = 0
+        self.held: list[str] = []           # the person's hand, as drawn here
+        self._round, self._redrawn = session.state["round"], session.state["redrawn"][self.person]
+        self.mine = BigButton()
+        self.mine.bind(on_release=lambda *_a: self.draw_mine())
+        self.theirs = BigButton()
+        self.theirs.bind(on_release=lambda *_a: self.draw_theirs())
+        self.play_button = BigButton(tone=theme.HIGHLIGHT, color=theme.CARD_TEXT)
+        self.play_button.bind(on_release=lambda *_a: self.play())
+        for b in (self.mine, self.theirs, self.play_button):
+            self.add_widget(b)
+        self.refresh()
+
+    def hand(self) -> list[str]:
+        """The person's cards still in hand: drawn here and not yet on the table."""
+        state = self.panel.screen.session.state
+        if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
+            self.held = []                  # the hand went to the discard (or separate) pile
+        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
+        from companion.games import sams
+        self.held = [c for c in self.held if not sams.BIT[c] & state["on_table"]]
+        return list(self.held)
+
+    def refresh(self) -> None:
+        session = self.panel.screen.session
+        if session is None or "solo" not in session.state:
+            return
+        state = session.state
+        solo = session.view(None)["detail"]["solo"]
+        mine = max(0, state["hand"][self.person] - len(self.hand()))
+        self.mine.text = f"Draw for {self.me}" + (f" ({mine})" if mine else "")
+        self.mine.disabled = not mine
+        missing, decision = solo["missing"], solo["decision"]
+        self.theirs.text = f"Draw for {self.who}" + (f" ({missing})" if missing else "")
+        self.theirs.disabled = not missing
+        self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
+                                 if decision is not None else f"{self.who}'s slots")
+        self.play_button.disabled = decision is None
+        if self.panel.shown:
+            self.panel.fill()
+
+    def _draw(self) -> str | None:
+        from companion.games import sams
+        state = self.panel.screen.session.state
+        gone = state["on_table"] | state["discarded"]
+        taken = set(state["solo"]["slots"]) | set(self.hand())
+        for step in range(len(self.order)):
+            card = self.order[(self.next + step) % len(self.order)]
+            if not sams.BIT[card] & gone and card not in taken:
+                self.next = (self.next + step + 1) % len(self.order)
+                return card
+        return None
+
+    def draw_mine(self) -> None:
+        card = self._draw()
+        if card is not None:
+            self.held.append(card)
+            self.refresh()
+
+    def draw_theirs(self) -> None:
+        """Tap the next card of the pile on the companion's hand pad, its face unseen."""
+        from companion.games import sams
+        card = self._draw()
+        if card is not None:
+            self.panel.screen.controller.sim_place(sams.hand_zone(self.seat), card, secret=True)
+
+    def play(self) -> None:
+        """Lay the card of the slot the companion named on the lane it named."""
+        from companion.games import sams
+        state = self.panel.screen.session.state
+        decision = state["solo"]["decision"]
+        if decision is None:
+            return
+        card = state["solo"]["slots"][decision["slot"]]
+        self.panel.screen.controller.sim_place(sams.lane_zone(self.seat, decision["lane"]), card, secret=True)
 
 
 class SimCard(Button):

@@ -138,3 +138,39 @@ def test_clear_table_needs_a_second_tap(home):
     harness.tap(harness.button("Tap again to clear"))
     assert not lying()
     panel.dismiss()
+
+
+def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(home):
+    """Issue 17: draw for yourself and for the companion, play the slot it names; its faces stay unseen."""
+    from companion.games import sams
+    app = home
+    session = start(app, "sams", solo_seat=1, solo_strength="easy")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    assert panel.ids.count.text == "No card in your hand"          # not the box: it holds South's cards too
+    for n in range(5):
+        harness.tap(harness.button(f"Draw for South ({5 - n})"))          # the cards it still lacks
+    held = sams.solo_hand(session.state)
+    assert len(held) == 5 and [a["type"] for a in session.actions] == ["solo_hand"] * 5
+    secret = {t for c in held for t in (app.controller.card_text(c), app.controller.card_name(c))}
+    for n in range(5):
+        harness.tap(harness.button(f"Draw for North ({5 - n})"))
+    mine = {c.card_id for c in panel.ids.grid.children}
+    assert len(panel.solo.hand()) == 5 and mine == set(panel.solo.hand()) and not mine & set(held)
+    assert not [(s, t) for s in secret for t in harness.texts() if s in t], "South's cards named on screen"
+    # North plays from its hand (touch the card, then the lane); South thinks and names a slot and a lane.
+    card = panel.solo.hand()[0]
+    harness.tap(card_button(panel, card))
+    harness.tap(screen.zone_boxes["0.lane1"])
+    assert session.actions[5] == {"type": "play", "seat": 0, "lane": 0, "card": card}
+    app.controller.solo.wait()
+    harness.frames(2)
+    decision = session.state["solo"]["decision"]
+    label = f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
+    assert screen.phase_label.startswith(f"South plays the card in slot {decision['slot'] + 1}"), \
+        (session.view(None)["phase_label"], session.actions, screen.session is session)
+    slot_card = session.state["solo"]["slots"][decision["slot"]]
+    harness.tap(harness.button(label))
+    assert session.actions[-1] == {"type": "play", "seat": 1, "lane": decision["lane"], "card": slot_card}
+    assert card not in panel.solo.hand() and len(panel.solo.hand()) == 4
+    panel.dismiss()

@@ -74,8 +74,10 @@ def secrets(app) -> set[str]:
 
 def assert_no_secret_shown(app) -> None:
     hidden = secrets(app)
-    leaks = [(s, t) for s in hidden for t in harness.texts() if s in t]
+    shown = harness.texts()
+    leaks = [(s, t) for s in hidden for t in shown if s in t]
     assert not leaks, f"the companion's cards named on the screen: {leaks[:3]}"
+    assert not [t for t in shown if t.startswith("Solo")], "a button or note decides or speaks for the companion"
     assert_nothing_hidden_shown(app)
 
 

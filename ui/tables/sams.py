@@ -94,7 +94,15 @@ class SamsTable(TableScreen):
         return [c for c in (text, why) if c] + [f"attack {attack} vs defence {defence}", f"{attack} vs {defence}",
                                                  "Wins"]
 
+    def button_actions(self) -> list[dict]:
+        # The companion's choice is its own, made on its thread: no button decides for it.
+        return [a for a in super().button_actions() if a.get("type") != "solo_decide"]
+
     def note_choices(self, ev: dict) -> list[str]:
+        if ev.get("type") == "solo_decide":           # on the lane it named: which slot goes there
+            slot = f"Slot {ev['slot'] + 1}"
+            face = "face down" if "face down" in ev.get("text", "") else "face up"
+            return [ev.get("text", ""), f"{slot} here, {face}", f"{slot} here", slot]
         if ev.get("type") == "played":
             card = ev.get("card")
             face = self.controller.card_text(card) if card else None

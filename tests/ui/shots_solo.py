@@ -1,0 +1,117 @@
+"""Screenshots of solo play (issue 17) at one window size, for docs/screenshots/.
+
+    Xvfb :99 -screen 0 1280x800x24 &
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 800x480
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 1280x800 [extra-folder]
+
+Writes ``solo-sams-setup-<w>x<h>.png`` (the setup screen, the companion
+playing South) and ``solo-sams-table-<w>x<h>.png`` (the table while the
+companion says which slot to play on which lane).  With an extra folder it
+also writes there the table while the companion thinks and the simulated
+table's panel in a solo game, for checking by eye.  The game is set up and
+played by touch and by the simulated table's panel, as a person would.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") -> None:
+    width, height = (int(v) for v in size.split("x"))
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+    from companion.app_config import AppConfig
+    from hardware.outputs import open_outputs
+    from hardware.sources import open_table_source
+    import ui.app as uiapp
+    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
+                       fullscreen=False, size=(width, height))
+    uiapp.configure_kivy((width, height), False)
+    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
+    app._run_prepare()
+    from companion.games import sams
+    from ui import harness
+    from ui.simtable import open_panel
+    from .driver import table_screen
+    from .test_solo import option_button
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(name, where=folder):
+        harness.frames(4)
+        path = Path(where) / f"{name}-{size}.png"
+        harness.screenshot(path)
+        print("wrote", path)
+
+    harness.frames(3)
+    harness.tap(harness.button("Sam's Battle Game"))
+    setup = app.root.get_screen("setup")
+    harness.tap(option_button(setup, "Companion plays", "South"))
+    harness.tap(option_button(setup, "Companion's strength", "Normal"))
+    harness.tap(option_button(setup, "First player", "South"))
+    rows = [w.parent.parent for w in harness.walk(setup) if getattr(w, "text", None) == "First player"]
+    setup.ids.options.parent.scroll_to(rows[0], padding=0, animate=False)    # the companion's options in view
+    shot("solo-sams-setup")
+    harness.tap(harness.button("Start the game"))
+    session = app.controller.session
+    screen = table_screen(app)
+    panel = open_panel(screen)
+
+    def press(prefix):
+        found = [w for w in harness.walk(panel) if getattr(w, "text", "").startswith(prefix) and not w.disabled]
+        harness.tap(found[0])
+
+    def settle():
+        app.controller.solo.wait()
+        harness.frames(2)
+
+    def draw_all():
+        while session.view(None)["detail"]["solo"]["missing"]:
+            press("Draw for South")
+        for _ in range(session.state["hand"][0] - len(panel.solo.hand())):
+            press("Draw for North")
+
+    def until_decided():
+        for _ in range(5):                          # it may swap its hand first: then draw for it again
+            draw_all()
+            settle()
+            if session.state["solo"]["decision"] is not None:
+                return
+        raise AssertionError(screen.phase_label)
+
+    def south_plays():
+        until_decided()
+        press("Play slot")
+
+    def north_plays(lane):
+        harness.tap([c for c in panel.ids.grid.children][-1])
+        harness.tap(screen.zone_boxes[f"0.lane{lane}"])
+
+    for lane in (2, 4, 1):                          # a few cards on the table
+        south_plays()
+        north_plays(lane)
+    until_decided()
+    panel.dismiss()
+    assert screen.phase_label.startswith("South plays the card in slot"), screen.phase_label
+    screen.ids.feed.hide()                          # as it is 5 s later: the lanes uncovered
+    shot("solo-sams-table")
+    if extra:
+        open_panel(screen)
+        shot("solo-sams-panel", extra)
+        press("Play slot")
+        app.controller.solo.close()                 # it never answers: the screen stays on "thinking"
+        north_plays(3)
+        panel.dismiss()
+        assert screen.phase_label == "South is thinking…", screen.phase_label
+        screen.ids.feed.hide()
+        shot("solo-sams-thinking", extra)
+    assert sams.solo_hand(session.state)
+    app.stop()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
