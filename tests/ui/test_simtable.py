@@ -165,6 +165,11 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     assert session.actions[5] == {"type": "play", "seat": 0, "lane": 0, "card": card}
     app.controller.solo.wait()
     harness.frames(2)
+    if session.actions[-1]["type"] == "redraw":        # it swapped its hand of 5: draw 3 for it again
+        for n in range(3):
+            harness.tap(harness.button(f"Draw for South ({3 - n})"))
+        app.controller.solo.wait()
+        harness.frames(2)
     decision = session.state["solo"]["decision"]
     label = f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
     assert screen.phase_label.startswith(f"South plays the card in slot {decision['slot'] + 1}"), \
