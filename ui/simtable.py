@@ -88,8 +88,6 @@ class SimPanel(BoxLayout):
         # Follow the board: the active seat changes with each action, and a zone may move.
         from kivy.clock import Clock
         self._replace = Clock.create_trigger(self._place, 0)
-        if self.solo is not None:
-            self.add_widget(self.solo, index=len(self.children))      # the first row, above the search
         self._follow = self._on_session_events
         controller.bind(on_session_events=self._follow)
         for box in screen.zone_boxes.values():
@@ -202,6 +200,12 @@ class SimPanel(BoxLayout):
     def _deck_buttons(self) -> None:
         box = self.ids.decks
         box.clear_widgets()
+        if self.solo is not None:
+            # A hand of a few cards needs no search and no filter: the row draws and plays instead.
+            query = self.ids.query
+            query.size_hint_x, query.width, query.opacity, query.disabled = None, 0, 0, True
+            box.add_widget(self.solo)
+            return
         app = App.get_running_app()
         scale = app.scale if app else 1.0
         for name, _cards, _seat in self.decks:
@@ -267,8 +271,7 @@ class SoloHands(BoxLayout):
         import random
         from companion.games import sams
         app = App.get_running_app()
-        scale = app.scale if app else 1.0
-        super().__init__(size_hint_y=None, height=theme.TOUCH * scale, spacing=4 * scale, **kwargs)
+        super().__init__(spacing=4 * (app.scale if app else 1.0), **kwargs)
         self.panel = panel
         session = panel.screen.session
         self.seat = session.state["solo"]["seat"]
@@ -315,7 +318,7 @@ class SoloHands(BoxLayout):
         self.theirs.text = f"Draw for {self.who}" + (f" ({missing})" if missing else "")
         self.theirs.disabled = not missing
         self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
-                                 if decision is not None else f"{self.who}'s slots")
+                                 if decision is not None else f"Play for {self.who}")
         self.play_button.disabled = decision is None
         if self.panel.shown:
             self.panel.fill()

@@ -77,7 +77,11 @@ def assert_no_secret_shown(app) -> None:
     shown = harness.texts()
     leaks = [(s, t) for s in hidden for t in shown if s in t]
     assert not leaks, f"the companion's cards named on the screen: {leaks[:3]}"
-    assert not [t for t in shown if t.startswith("Solo")], "a button or note decides or speaks for the companion"
+    assert not [t for t in shown if t.startswith("Solo")], "a note speaks of the companion's choice in code words"
+    screen = table_screen(app)
+    buttons = [screen.ids.primary, *screen.ids.actions.children]
+    assert not [b.text for b in buttons if (getattr(b, "action", None) or {}).get("seat") == SOLO
+                and b.action["type"] != "next_round"], "a button decides for the companion"
     assert_nothing_hidden_shown(app)
 
 

@@ -95,8 +95,11 @@ class SamsTable(TableScreen):
                                                  "Wins"]
 
     def button_actions(self) -> list[dict]:
-        # The companion's choice is its own, made on its thread: no button decides for it.
-        return [a for a in super().button_actions() if a.get("type") != "solo_decide"]
+        # The companion's choices (a slot and a lane, a swap of its hand) are its own, made on its
+        # thread: no button makes one for it.
+        solo = self.session.options.get("solo_seat")
+        return [a for a in super().button_actions()
+                if solo is None or a.get("seat") != solo or a.get("type") in self.SHARED_ACTIONS]
 
     def note_choices(self, ev: dict) -> list[str]:
         if ev.get("type") == "solo_decide":           # on the lane it named: which slot goes there
