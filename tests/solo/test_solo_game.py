@@ -106,7 +106,7 @@ def test_the_shared_screen_never_shows_the_companions_hand(store):
     table = ScriptedTable(session)
     events = table.place(_pad(session, "0.hand"), "sams.8c")
     texts = [e["text"] for e in session.public_events(events)]
-    assert texts == ["Put that card face down in slot 1 of North's holder"]
+    assert texts == ["Slot 1 of North's holder: put that card there, face down"]
     view = session.view(None)
     assert "sams.8c" not in repr(view) and "8♣" not in repr(view)
     assert view["detail"]["solo"]["slots"] == [True]

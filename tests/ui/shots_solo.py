@@ -60,9 +60,18 @@ def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") 
     session = app.controller.session
     screen = table_screen(app)
     panel = open_panel(screen)
+    if extra:                                       # the first card drawn for the companion
+        found = [w for w in harness.walk(panel) if getattr(w, "text", "").startswith("Draw for South")]
+        panel.dismiss()
+        shot("solo-sams-draw", extra)
+        found[0].dispatch("on_release")
+        shot("solo-sams-drawn", extra)
+        open_panel(screen)
 
     def press(prefix):
+        harness.frames(1)                           # the companion's last move reaches the panel
         found = [w for w in harness.walk(panel) if getattr(w, "text", "").startswith(prefix) and not w.disabled]
+        assert found, (prefix, [getattr(w, "text", "") for w in harness.walk(panel)][:12], session.actions[-3:])
         harness.tap(found[0])
 
     def settle():
