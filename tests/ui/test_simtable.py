@@ -158,11 +158,21 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     mine = {c.card_id for c in panel.ids.grid.children}
     assert len(panel.solo.hand()) == 5 and mine == set(panel.solo.hand()) and not mine & set(held)
     assert not [(s, t) for s in secret for t in harness.texts() if s in t], "South's cards named on screen"
+    assert not [t for t in harness.texts() if t.endswith(": South") and t.startswith("Redraw")]  # its own choice
+    # North swaps its hand of 5 (rules: for 3 new cards): the panel's hand empties, North draws 3.
+    panel.dismiss()                                     # (it lies over the table's buttons)
+    harness.tap(harness.button("Redraw: North"))
+    assert session.actions[-1] == {"type": "redraw", "seat": 0}
+    open_panel(screen)
+    assert panel.solo.hand() == [] and panel.ids.count.text == "No card in your hand"
+    for n in range(3):
+        harness.tap(harness.button(f"Draw for North ({3 - n})"))
+    assert len(panel.solo.hand()) == 3 and not set(panel.solo.hand()) & set(held)
     # North plays from its hand (touch the card, then the lane); South thinks and names a slot and a lane.
     card = panel.solo.hand()[0]
     harness.tap(card_button(panel, card))
     harness.tap(screen.zone_boxes["0.lane1"])
-    assert session.actions[5] == {"type": "play", "seat": 0, "lane": 0, "card": card}
+    assert session.actions[6] == {"type": "play", "seat": 0, "lane": 0, "card": card}
     app.controller.solo.wait()
     harness.frames(2)
     if session.actions[-1]["type"] == "redraw":        # it swapped its hand of 5: draw 3 for it again
@@ -177,5 +187,5 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     slot_card = session.state["solo"]["slots"][decision["slot"]]
     harness.tap(harness.button(label))
     assert session.actions[-1] == {"type": "play", "seat": 1, "lane": decision["lane"], "card": slot_card}
-    assert card not in panel.solo.hand() and len(panel.solo.hand()) == 4
+    assert card not in panel.solo.hand() and len(panel.solo.hand()) == 2
     panel.dismiss()
