@@ -153,7 +153,8 @@ class Layout:
         problems = [f"pad {p!r} maps to {z!r}, which {self.game} does not have"
                     for p, z in self.pad_to_zone.items() if z not in known]
         mapped = set(self.pad_to_zone.values())
-        missing = [z for z in zone_ids if z not in mapped]
+        labels = {z.id: z.label for z in zones if hasattr(z, "label")}
+        missing = [f"{z} ({labels[z]})" if z in labels else z for z in zone_ids if z not in mapped]
         if missing:
             problems.append("no pad for zone(s) " + ", ".join(missing))
         if problems:
