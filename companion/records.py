@@ -21,7 +21,7 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from companion import games
+from companion import games, validate
 from companion.engine import EngineError, IllegalAction, Rules, State
 
 FORMAT = "tabletop-companion-record"
@@ -45,15 +45,65 @@ def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], fin
     }
 
 
+MAX_BYTES = 20_000_000          # a long game is ~100 bytes an action; this is 200,000 of them
+MAX_ACTIONS = 100_000
+SEED_RANGE = (-(1 << 63), (1 << 64) - 1)
+
+#: The record format, as JSON Schema (docs/record-format.md says the same in words).  An action's
+#: fields beyond ``type`` belong to its game, whose rules check them when the record is replayed.
+SCHEMA = {
+    "type": "object",
+    "required": ["format", "version", "game", "seed", "actions"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "game": {"type": "string", "maxLength": 40},
+        "options": {"type": "object", "maxProperties": 64},
+        "seed": {"type": "integer", "minimum": SEED_RANGE[0], "maximum": SEED_RANGE[1]},
+        "exported": {"type": "string", "maxLength": 64},
+        "actions": {"type": "array", "maxItems": MAX_ACTIONS, "items": {
+            "type": "object", "required": ["type"], "maxProperties": 32,
+            "properties": {"type": {"type": "string", "minLength": 1, "maxLength": 64}}}},
+        "summary": {},
+    },
+}
+
+
+def options_schema(rules: Rules) -> dict:
+    """The setup options of ``rules`` as JSON Schema: a choice is one of its choices, a
+    yes/no option a boolean, a number an integer; ``players`` are the two seats' names."""
+    props: dict = {"players": {"type": "array", "minItems": 2, "maxItems": 2,
+                               "items": {"type": "string", "minLength": 1, "maxLength": 40}}}
+    for option in rules.options:
+        if option.choices:
+            props[option.id] = {"enum": list(option.choices)}
+        elif isinstance(option.default, bool):
+            props[option.id] = {"type": "boolean"}
+        elif isinstance(option.default, int):
+            props[option.id] = {"type": "integer", "minimum": 0, "maximum": 1_000_000}
+    return {"type": "object", "maxProperties": 64, "properties": props}
+
+
+def check_options(rules: Rules, options, source: str = "options") -> None:
+    """Refuse wrongly typed setup options in one sentence (:class:`IllegalAction`, as the setup screen shows)."""
+    try:
+        validate.check(options if options is not None else {}, options_schema(rules), source)
+    except validate.InputError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
 def read_record(path: str | Path) -> dict:
+    """A record file, checked against :data:`SCHEMA` (the sentence names the line and field)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record")
+        try:
+            rules = games.get(record["game"])
+        except games.UnknownGame:
+            return record                        # replay() says which games there are
+        validate.check(record, {"properties": {"options": options_schema(rules)}}, str(path), text)
+    except validate.InputError as exc:
+        raise RecordError(str(exc)) from None
+    return record
 
 
 def replay(record: dict, on_step=None) -> tuple[Rules, State]:
@@ -64,36 +114,42 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"'format' is {record.get('format')!r}, expected {FORMAT!r}")
+        raise RecordError(f"'format' is {_brief(record.get('format'))}, expected {FORMAT!r}")
     if record.get("version") != VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (this companion reads {VERSION})")
+        raise RecordError(f"record version {_brief(record.get('version'))} is not supported "
+                          f"(this companion reads {VERSION})")
+    try:
+        validate.check(record, SCHEMA, "the record")
+    except validate.InputError as exc:
+        raise RecordError(str(exc)) from None
     try:
         rules = games.get(record.get("game"))
     except (games.UnknownGame, TypeError):
-        raise RecordError(f"'game' {record.get('game')!r} is not a game this companion knows "
+        raise RecordError(f"'game' {_brief(record.get('game'))} is not a game this companion knows "
                           f"({', '.join(games.available())})") from None
-    seed = record.get("seed")
-    if not isinstance(seed, int):
-        raise RecordError(f"'seed' must be an integer, not {seed!r}")
-    actions = record.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
+    seed = record["seed"]
+    actions = record["actions"]
     try:
+        check_options(rules, record.get("options") or {}, "the record's options")
         options = rules.normalise_options(record.get("options") or {})
         state = rules.setup(options, seed)
-    except (IllegalAction, ValueError, TypeError) as exc:
+    except (IllegalAction, EngineError, LookupError, ValueError, TypeError, AttributeError) as exc:
         raise RecordError(f"'options' cannot set up {rules.title}: {exc}") from None
     for n, action in enumerate(actions, start=1):
-        if not isinstance(action, dict) or "type" not in action:
-            raise RecordError(f"action {n}: not an action object with a 'type': {json.dumps(action)[:80]}")
         if rules.is_over(state):
-            raise RecordError(f"action {n} ({action.get('type')}): the game was already over")
+            raise RecordError(f"action {n} ({_brief(action.get('type'))}): the game was already over")
         try:
             state, events = rules.apply(state, action)
         except IllegalAction as exc:
-            raise RecordError(f"action {n} ({json.dumps(action, ensure_ascii=False)}): illegal: {exc}") from None
-        except (KeyError, TypeError, ValueError, EngineError) as exc:
-            raise RecordError(f"action {n} ({json.dumps(action, ensure_ascii=False)}): malformed: {exc!r}") from None
+            raise RecordError(f"action {n} ({_brief(action)}): illegal: {exc}") from None
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, EngineError) as exc:
+            raise RecordError(f"action {n} ({_brief(action)}): malformed: {exc!r}") from None
         if on_step is not None:
             on_step(n, action, state, events)
     return rules, state
+
+
+def _brief(value) -> str:
+    text = validate.printable(repr(value) if isinstance(value, str)
+                              else json.dumps(value, ensure_ascii=False, default=repr))
+    return text if len(text) <= 120 else text[:119] + "…"

@@ -12,10 +12,21 @@ and, per game, a *layout* that maps each pad to one of the game's zones::
     pads = ["n1"]
 
     [layouts.sams]
-    n1 = "0.lane1"          # pad id = zone id of the game
+    n1 = { zone = "0.lane1", mode = "tap" }   # pad id = zone id of the game, and how the pad is used
+    n2 = "0.lane2"                            # mode left out: the zone's own (tap for a stack)
 
 A different table is a different profile file, never a code change.  With no
 profile (the simulated table), every zone of the game is its own pad.
+
+Pad modes (docs/hardware/tables.md).  Stacked tags detune each other, so a
+reader cannot be trusted to see a pile; a pad is therefore used in one of two ways:
+
+* ``hold`` — the cards lying on the pad are the zone's contents (one card, two
+  at most): a card put down enters the zone, a card lifted leaves it;
+* ``tap`` — the card is laid on the pad and then moved onto its pile beside
+  the pad: each new sighting is one card entering the zone, and lifting it
+  means nothing.  Cards leave the zone by the rules (a round ends, a creature
+  dies) or by being tapped on another pad (a discard or graveyard pad).
 
 :class:`TableState` turns :class:`PadEvent` s into :class:`ZoneChange` s and
 says plainly when a sighting cannot become one (unknown tag, unused pad).
@@ -83,26 +94,55 @@ class ProfileError(ValueError):
     """A table profile that cannot be used; the message names the file and every problem."""
 
 
+HOLD, TAP = "hold", "tap"
+MODES = (HOLD, TAP)
+
+
+def zone_mode(zone) -> str:
+    """The mode a zone needs when the profile does not say: ``tap`` for a stack, ``hold`` otherwise."""
+    return TAP if getattr(zone, "stack", False) else HOLD
+
+
 @dataclass
 class Layout:
-    """Pad → zone for one game on one table."""
+    """Pad → zone for one game on one table, and each pad's mode (``hold`` or ``tap``)."""
 
     game: str
     pad_to_zone: dict[str, str]
+    modes: dict[str, str] = field(default_factory=dict)     # pad → mode; a pad not named: hold
 
     @classmethod
-    def identity(cls, game: str, zone_ids) -> "Layout":
-        """The simulated table: one virtual pad per zone, named like the zone."""
-        return cls(game, {z: z for z in zone_ids})
+    def identity(cls, game: str, zones) -> "Layout":
+        """The simulated table: one virtual pad per zone, named like the zone.
+
+        ``zones`` are :class:`~companion.engine.Zone` s (their ``stack`` gives the
+        mode) or bare zone ids (every pad then holds).
+        """
+        zones = list(zones)
+        ids = [getattr(z, "id", z) for z in zones]
+        return cls(game, {z: z for z in ids}, {getattr(z, "id", z): zone_mode(z) for z in zones})
 
     def zone_of(self, pad: str) -> str | None:
         return self.pad_to_zone.get(pad)
 
+    def mode_of(self, pad: str) -> str:
+        return self.modes.get(pad, HOLD)
+
     def pads_of(self, zone: str) -> list[str]:
         return [p for p, z in self.pad_to_zone.items() if z == zone]
 
-    def validate(self, zone_ids, source: str = "layout") -> None:
-        """Every mapped zone must exist; every zone of the game must have a pad."""
+    def validate(self, zones, source: str = "layout") -> None:
+        """Every mapped zone must exist; every zone of the game must have a pad.
+
+        Given :class:`~companion.engine.Zone` s (not bare ids), pads whose mode
+        the profile left out get their zone's (:func:`zone_mode`).
+        """
+        zones = list(zones)
+        zone_ids = [getattr(z, "id", z) for z in zones]
+        for z in zones:
+            if hasattr(z, "stack"):
+                for pad in self.pads_of(z.id):
+                    self.modes.setdefault(pad, zone_mode(z))
         known = set(zone_ids)
         problems = [f"pad {p!r} maps to {z!r}, which {self.game} does not have"
                     for p, z in self.pad_to_zone.items() if z not in known]
@@ -130,44 +170,109 @@ class TableProfile:
         return self.layouts[game]
 
 
+MAX_PROFILE_BYTES = 256_000
+_NAME = {"type": "string", "minLength": 1, "maxLength": 64}
+_INT = {"type": "integer"}             # ranges are the hardware's to explain (hardware.pins, .readers)
+_GPIO = _INT
+_SEAT = _INT
+_PAD_MODE = {"enum": ["hold", "tap"]}
+_PAD = _NAME
+
+#: Everything a table profile may hold, as JSON Schema: types and sizes only.  What the hardware
+#: makes of it (SPI buses, pins, chip selects) is checked by ``hardware.readers`` and ``hardware.pins``,
+#: layouts against each game's zones by :func:`check_layouts`; ``companion run``, ``companion doctor``
+#: and the app all read a profile through :func:`load_profile`, so they agree on every file.
+PROFILE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "maxLength": 200},
+        "description": {"type": "string", "maxLength": 4000},
+        "readers": {"type": "array", "maxItems": 64, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "maxLength": 64}, "kind": {"type": "string", "maxLength": 20},
+                "bus": _INT, "cs": _INT,
+                "cs_gpio": _GPIO, "reset_gpio": _GPIO, "port": {"type": "string", "minLength": 1, "maxLength": 200},
+                "pads": {"type": "array", "maxItems": 16, "items": _PAD}}}},
+        "layouts": {"type": "object", "maxProperties": 16, "additionalProperties": {
+            "type": "object", "maxProperties": 256, "additionalProperties": {"anyOf": [
+                _NAME, {"type": "object", "required": ["zone"], "additionalProperties": False,
+                        "properties": {"zone": _NAME, "mode": _PAD_MODE}}]}}},
+        "reading": {"type": "object", "properties": {
+            "fields": {"enum": ["switched", "on"]},
+            "positions": {"type": "object", "maxProperties": 256, "additionalProperties": {
+                "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}}}},
+        "leds": {"type": "array", "maxItems": 64, "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "maxLength": 64}, "kind": {"type": "string", "maxLength": 20},
+                           "seat": _SEAT,
+                           "pads": {"type": "array", "maxItems": 16, "items": _NAME},
+                           "gpio": _GPIO, "red": _GPIO, "green": _GPIO, "blue": _GPIO,
+                           "common_anode": {"type": "boolean"}}}},
+        "buttons": {"type": "array", "maxItems": 8, "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "maxLength": 64}, "seat": _SEAT, "gpio": _GPIO,
+                           "pull_up": {"type": "boolean"}}}},
+        "buzzer": {"type": "object", "properties": {"gpio": _GPIO, "active_high": {"type": "boolean"}}},
+    },
+}
+
+
 def load_profile(path: str | Path) -> TableProfile:
-    path = Path(path)
+    """Read and check a table profile file; :class:`ProfileError` names file, line and field."""
+    from companion import validate
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such table profile") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML: {exc}") from None
+        doc, text = validate.load(path, PROFILE_SCHEMA, "toml", MAX_PROFILE_BYTES, "table profile")
+    except validate.InputError as exc:
+        raise ProfileError(str(exc)) from None
     return parse_profile(doc, str(path))
 
 
 def parse_profile(doc: dict, source: str) -> TableProfile:
+    from companion import validate
+    try:
+        validate.check(doc, PROFILE_SCHEMA, source)
+    except validate.InputError as exc:
+        raise ProfileError(str(exc)) from None
     problems = []
     pads: list[str] = []
     for n, reader in enumerate(doc.get("readers", []), start=1):
-        reader_pads = reader.get("pads", [])
-        if not isinstance(reader_pads, list) or not all(isinstance(p, str) for p in reader_pads):
-            problems.append(f"reader {n} ({reader.get('id', '?')}): 'pads' must be a list of pad names")
-            continue
-        for pad in reader_pads:
+        for pad in reader.get("pads", []):
             if pad in pads:
                 problems.append(f"pad {pad!r} is listed by two readers")
             pads.append(pad)
     layouts = {}
     for game, mapping in doc.get("layouts", {}).items():
-        if not isinstance(mapping, dict) or not all(isinstance(v, str) for v in mapping.values()):
-            problems.append(f"[layouts.{game}] must map pad names to zone names")
-            continue
+        # a pad maps to its zone's name, or to { zone = ..., mode = "hold" | "tap" } (the schema checked which)
+        zones = {pad: v["zone"] if isinstance(v, dict) else v for pad, v in mapping.items()}
+        modes = {pad: v["mode"] for pad, v in mapping.items() if isinstance(v, dict) and "mode" in v}
         if pads:
-            unknown = [p for p in mapping if p not in pads]
+            unknown = [p for p in zones if p not in pads]
             if unknown:
                 problems.append(f"[layouts.{game}] uses pads no reader has: {', '.join(unknown)}")
-        layouts[game] = Layout(game, dict(mapping))
+        layouts[game] = Layout(game, zones, modes)
     if problems:
         raise ProfileError(f"{source}: " + "; ".join(problems))
     return TableProfile(doc.get("name", Path(source).stem), source, pads, layouts, doc)
+
+
+def check_layouts(profile: TableProfile) -> list[str]:
+    """Every ``[layouts.<game>]`` against that game's zones (default options); problems as sentences."""
+    from companion import games
+    problems = []
+    for game, layout in profile.layouts.items():
+        try:
+            rules = games.get(game)
+        except games.UnknownGame:
+            if game not in games.KNOWN_GAMES:
+                problems.append(f"[layouts.{game}]: there is no game called {game!r} "
+                                f"(games: {', '.join(games.KNOWN_GAMES)})")
+            continue
+        try:
+            layout.validate([z.id for z in rules.zones(rules.normalise_options({}))], profile.source)
+        except ProfileError as exc:
+            problems.append(str(exc).removeprefix(f"{profile.source} "))
+    return problems
 
 
 Sighting = ZoneChange | UnknownTag | UnusedPad
@@ -179,12 +284,19 @@ class TableState:
     ``resolve(uid)`` maps a UID to a card id or None (the tag registry's
     ``lookup``).  A tag seen on a second pad while still on the first is
     treated as moved: the hardware reports real conflicts before this point.
+
+    Per pad mode: on a ``hold`` pad ``seen`` is a card entering the zone and
+    ``gone`` one leaving it; on a ``tap`` pad ``seen`` is a card entering the
+    zone and ``gone`` (the card moved onto its pile) changes nothing, so the
+    engines see exactly the zone changes a hold pad would give for a card
+    that is still there.  ``taps`` counts the cards tapped per pad.
     """
 
     def __init__(self, layout: Layout, resolve: Callable[[str], str | None]):
         self.layout = layout
         self._resolve = resolve
         self.on_pad: dict[str, dict[str, str | None]] = {}   # pad → uid → card id
+        self.taps: dict[str, int] = {}
 
     def feed(self, ev: PadEvent) -> list[Sighting]:
         card_id = ev.card_id or self._resolve(ev.uid)
@@ -203,6 +315,8 @@ class TableState:
             elif zone is None:
                 out.append(UnusedPad(ev.pad, ev.uid, card_id))
             else:
+                if self.layout.mode_of(ev.pad) == TAP:
+                    self.taps[ev.pad] = self.taps.get(ev.pad, 0) + 1
                 out.append(ZoneChange(ev.pad, zone, card_id, True, ev.uid))
         else:
             out.extend(self._leave(ev.pad, ev.uid))
@@ -214,8 +328,8 @@ class TableState:
             return []
         card_id = cards.pop(uid)
         zone = self.layout.zone_of(pad)
-        if card_id is None or zone is None:
-            return []
+        if card_id is None or zone is None or self.layout.mode_of(pad) == TAP:
+            return []                   # a tapped card went onto its pile: it stays in the zone
         return [ZoneChange(pad, zone, card_id, False, uid)]
 
     def cards_on(self, pad: str) -> list[str]:

@@ -14,15 +14,71 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from companion.table import ProfileError, load_profile
+from companion.table import ProfileError, TableProfile, check_layouts, load_profile
 from hardware.debounce import Debouncer
+from hardware.pins import PinProfile, parse_pins
 from hardware.readers import shared_pins, build_rc522, link_reset_lines, no_spi_message, reader_specs, spidev_node
+
+
+def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
+    """Everything ``companion run`` and ``companion doctor`` both check before a pin or reader is touched.
+
+    The file against the profile schema (:func:`companion.table.load_profile`),
+    the readers (:func:`hardware.readers.reader_specs`), LEDs, buttons and
+    buzzer (:func:`hardware.pins.parse_pins`) and each layout against its
+    game's zones.  One :class:`ProfileError` names every problem, so both
+    commands refuse the same files with the same sentence.
+    """
+    prof = load_profile(path)
+    problems: list[str] = []
+    specs: list = []
+    pins = PinProfile()
+    prefix = f"{prof.source}: "
+    try:
+        specs = reader_specs(prof)
+    except ProfileError as exc:
+        problems.append(str(exc).removeprefix(prefix))
+    try:
+        pins = parse_pins(prof.raw, prof.source, prof.pads or None)
+    except ProfileError as exc:
+        problems.append(str(exc).removeprefix(prefix))
+    problems += check_layouts(prof)
+    if problems:
+        raise ProfileError(prefix + "; ".join(problems))
+    return prof, specs, pins
 
 
 def _default_profile() -> Path | None:
     from companion import paths
     candidate = paths.config_dir() / "table.toml"
     return candidate if candidate.exists() else None
+
+
+def run_walkthrough(profile=None, *, emulate: bool = False, report=None, out=None, ask=input) -> int:
+    """``companion doctor --walkthrough``: see :mod:`hardware.walkthrough`."""
+    import sys
+    from hardware.walkthrough import walkthrough
+    out = out or sys.stdout
+    path = Path(profile) if profile else _default_profile()
+    if path is None:
+        print("No table profile: give one with --profile", file=out)
+        return 2
+    return walkthrough(path, emulate=emulate, out=out, report_path=report, ask=ask)
+
+
+def reader_process_line(data_dir=None) -> str | None:
+    """What the running companion's reader-process supervisor last recorded, in one line (or None)."""
+    import json
+    from companion import paths
+    from hardware.sources import STATUS_FILE
+    try:
+        info = json.loads((paths.data_dir(data_dir) / STATUS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    line = f"reader process of the companion: {info.get('state')} (pid {info.get('pid')}, at {info.get('at')})"
+    if info.get("restarts"):
+        line += f"; restarted {info['restarts']} time(s), last because: {info.get('last_failure')}"
+    return line
 
 
 def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, table=None) -> int:
@@ -38,8 +94,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         say("  companion doctor --profile firmware_config/tables/table-2pad.toml")
         return 2
     try:
-        prof = load_profile(path)
-        specs = reader_specs(prof)
+        prof, specs, _pins = check_profile(path)
     except ProfileError as exc:
         say(f"The table profile cannot be used: {exc}")
         return 2
@@ -116,8 +171,8 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     bridge_debouncer = Debouncer()
     bridge_events: list = []
 
-    def bridge_feed(pad, uids):
-        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic()))
+    def bridge_feed(pad, uids, card_ids=None):
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic(), card_ids))
 
     for b in bridges:
         if emulate:
@@ -137,6 +192,9 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
 
     say("")
     say(f"Pads: {', '.join(prof.pads)}")
+    from hardware.readers import reading_plan
+    plan = reading_plan(prof)
+    say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
     working = [r for r in readers if r.ok]
     if working or any(b.connected for b in bridges):
         say("")
@@ -148,6 +206,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         while True:
             for r in working:
                 uids = r.poll()
+                r.rest()                   # a switched reader's field goes off again (docs/hardware/tables.md)
                 polls += 1
                 if uids is None:
                     continue
@@ -178,6 +237,10 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         if not r.ok and r.detail not in problems:
             problems.append(r.detail)
 
+    process = reader_process_line()
+    if process is not None:
+        say("")
+        say(process[0].upper() + process[1:])
     say("")
     if problems:
         say("What to fix:")

@@ -15,19 +15,43 @@ An external type keeps phones from treating the tag as a web link or a note,
 and a phone app can still read it.  Reading a tag costs a few READ commands,
 so :class:`NdefCache` reads each UID once and remembers the answer (including
 "no card id on this tag").
+
+What runs where: :mod:`hardware.ntag` finds the message among the tag's TLVs
+(skipping the Lock Control TLV a factory-fresh NTAG213 carries); it runs on
+the Pi and, copied, on the reader bridge's Pico.  The message itself is
+encoded and decoded by ndeflib (the NDEF library of nfcpy) on the Pi only:
+MicroPython has no ndeflib, so the bridge sends the message bytes in hex and
+the host decodes them here.  Whatever a tag holds, reading it gives a card
+id, "none", or "unreadable" (:data:`UNREADABLE`), never an exception.
 """
 from __future__ import annotations
 
 import threading
 
+import ndef
+
+from hardware import ntag
 from hardware.rc522.pcd import Pcd, RfidError
 
-RECORD_TYPE = b"tabletop-companion.org:card"
-FIRST_USER_PAGE = 4
+RECORD_TYPE = "urn:nfc:ext:tabletop-companion.org:card"
+FIRST_USER_PAGE = ntag.FIRST_USER_PAGE
 
 
 class NdefError(ValueError):
     pass
+
+
+class Unreadable:
+    """The tag's memory holds something that is not a readable card id (``why`` says what)."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __repr__(self):
+        return f"Unreadable({self.why!r})"
+
+    def __str__(self):
+        return f"unreadable card id ({self.why})"
 
 
 def encode_card_id(card_id: str) -> bytes:
@@ -35,63 +59,36 @@ def encode_card_id(card_id: str) -> bytes:
     payload = card_id.encode("utf-8")
     if len(payload) > 200:
         raise NdefError(f"card id {card_id!r} is too long for a tag record")
-    record = bytes((0xD4, len(RECORD_TYPE), len(payload))) + RECORD_TYPE + payload
-    tlv = bytes((0x03, len(record))) + record + b"\xFE"
+    message = b"".join(ndef.message_encoder([ndef.Record(RECORD_TYPE, "", payload)]))
+    tlv = bytes((0x03, len(message))) + message + b"\xFE"
     return tlv + bytes(-len(tlv) % 4)
 
 
-def decode_card_id(memory: bytes) -> str | None:
-    """The card id in user memory (starting at page 4), or None when the tag carries none."""
-    i = 0
-    while i < len(memory):
-        t = memory[i]
-        if t == 0x00:                      # NULL TLV: padding
-            i += 1
-            continue
-        if t == 0xFE or i + 1 >= len(memory):
-            return None
-        length = memory[i + 1]
-        start = i + 2
-        if length == 0xFF:
-            if i + 3 >= len(memory):
-                return None
-            length = memory[i + 2] << 8 | memory[i + 3]
-            start = i + 4
-        if t == 0x03:
-            return _card_id_in_message(memory[start:start + length])
-        i = start + length
+def card_id_in_message(message: bytes) -> str | None | Unreadable:
+    """The card id in an NDEF message (ndeflib decodes it), None if it holds none, or :class:`Unreadable`."""
+    if not message:
+        return None                         # an empty NDEF TLV: a blank tag
+    try:
+        # known_types={}: every record stays a plain Record, so no record-specific parser runs on tag bytes;
+        # "relax" accepts what other writers get slightly wrong (a missing ME flag, say).  External type
+        # names compare case-insensitively (NFC Forum RTD 1.0, 3.2.2).
+        for record in ndef.message_decoder(message, errors="relax", known_types={}):
+            if record.type.lower() == RECORD_TYPE:
+                return bytes(record.data).decode("utf-8")
+    except UnicodeDecodeError:
+        return Unreadable("card id is not UTF-8")
+    except (ndef.DecodeError, ValueError) as exc:   # ValueError: ndeflib refusing a malformed type name
+        return Unreadable(f"NDEF: {exc}")
     return None
 
 
-def _card_id_in_message(message: bytes) -> str | None:
-    i = 0
-    while i + 3 <= len(message):
-        header = message[i]
-        short = header & 0x10
-        has_id = header & 0x08
-        type_len = message[i + 1]
-        if short:
-            payload_len = message[i + 2]
-            j = i + 3
-        else:
-            if i + 6 > len(message):
-                return None
-            payload_len = int.from_bytes(message[i + 2:i + 6], "big")
-            j = i + 6
-        id_len = 0
-        if has_id:
-            id_len = message[j]
-            j += 1
-        rtype = message[j:j + type_len]
-        payload = message[j + type_len + id_len:j + type_len + id_len + payload_len]
-        if header & 0x07 == 0x04 and rtype == RECORD_TYPE:
-            try:
-                return payload.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
-        if header & 0x40:                  # ME: last record
-            return None
-        i = j + type_len + id_len + payload_len
+def decode_card_id(area: bytes) -> str | None | Unreadable:
+    """The card id in a whole data area (the bytes from page 4), None, or :class:`Unreadable`."""
+    status, value = ntag.find_message(area)
+    if status == ntag.FOUND:
+        return card_id_in_message(value)
+    if status == ntag.BAD:
+        return Unreadable(value)
     return None
 
 
@@ -114,24 +111,24 @@ def write_card_id(pcd: Pcd, uid: bytes, card_id: str) -> None:
         raise NdefError("the card id read back differs from the one written")
 
 
-def read_card_id(pcd: Pcd, uid: bytes, max_pages: int = 64) -> str | None:
-    """The card id written on the tag ``uid``, or None.  Reads 4 pages at a time until the TLV ends."""
-    pcd.activate(uid)
-    try:
-        memory = b""
-        page = FIRST_USER_PAGE
-        while page < FIRST_USER_PAGE + max_pages:
-            memory += pcd.read_pages(page)
-            page += 4
-            if memory[0] != 0x03 or memory[1] == 0xFF or len(memory) >= memory[1] + 2:
-                break                       # the message is complete, or not one we wrote
-        return decode_card_id(memory)
-    finally:
-        pcd.halt()
+def read_card_id(pcd: Pcd, uid: bytes) -> str | None | Unreadable:
+    """The card id written on the tag ``uid``, None, or :class:`Unreadable`.  Raises ``RfidError`` only."""
+    status, value = ntag.read_message(pcd, uid)
+    if status == ntag.FOUND:
+        return card_id_in_message(value)
+    if status == ntag.BAD:
+        return Unreadable(value)
+    return None
 
 
 class NdefCache:
-    """Card ids read from tags, one read per UID (a failed read is retried once on a later poll)."""
+    """Card ids read from tags, one read per UID (a failed read is retried once on a later poll).
+
+    :meth:`card_id` gives the debouncer a card id or None; a tag whose memory
+    holds something unreadable counts as carrying no card id (the companion
+    then looks its UID up as for any unwritten tag), and why is kept in
+    :attr:`unreadable` for the Hardware screen and ``companion doctor``.
+    """
 
     GIVE_UP_AFTER = 2          # failed reads before a tag counts as "carries no card id" (e.g. MIFARE Classic)
 
@@ -139,6 +136,7 @@ class NdefCache:
         self._ids: dict[bytes, str | None] = {}
         self._failures: dict[bytes, int] = {}
         self._lock = threading.Lock()
+        self.unreadable: dict[bytes, str] = {}
         self.reads = 0
 
     def card_id(self, pcd: Pcd, uid: bytes) -> str | None:
@@ -149,19 +147,27 @@ class NdefCache:
         try:
             value = read_card_id(pcd, uid)
         except RfidError:
-            value = _NOT_READABLE
-        with self._lock:
-            if value is _NOT_READABLE:
+            with self._lock:
                 self._failures[uid] = self._failures.get(uid, 0) + 1
                 if self._failures[uid] < self.GIVE_UP_AFTER:
                     return None             # a bad read: try again on the next sighting
+            value = None
+        return self.settle(uid, value)
+
+    def settle(self, uid: bytes, value: str | None | Unreadable) -> str | None:
+        """Remember what the tag ``uid`` carries (read here, or by the reader bridge); the card id or None."""
+        with self._lock:
+            if isinstance(value, Unreadable):
+                self.unreadable[bytes(uid)] = value.why
                 value = None
-            self._ids[uid] = value
+            self._ids[bytes(uid)] = value
         return value
+
+    def known(self, uid: bytes) -> bool:
+        with self._lock:
+            return bytes(uid) in self._ids
 
     def remember(self, uid: bytes, card_id: str | None) -> None:
         with self._lock:
             self._ids[bytes(uid)] = card_id
-
-
-_NOT_READABLE = object()
+            self.unreadable.pop(bytes(uid), None)

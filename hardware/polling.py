@@ -15,12 +15,19 @@ from hardware.sources import EventSink, TableSource
 
 
 class PolledTable(TableSource):
-    """Readers → debouncer → ``on_event``.  ``min_cycle_s`` keeps a small table from spinning the CPU."""
+    """Readers → debouncer → ``on_event``.  ``min_cycle_s`` keeps a small table from spinning the CPU.
+
+    With switched fields (``plan.switched``) each reader's field is on only
+    while its pad is read; the next reader's field goes on while the current
+    one is read (when the two pads are no neighbours), so that the 5.1 ms tags
+    need to power up mostly overlaps with work that has to be done anyway.
+    """
 
     simulated = False
 
     def __init__(self, readers, bridges=(), *, debouncer: Debouncer | None = None, clock=time.monotonic,
-                 min_cycle_s: float = 0.02, owned=(), name: str = "table"):
+                 min_cycle_s: float = 0.02, owned=(), name: str = "table", plan=None):
+        self.plan = plan
         self.readers = list(readers)
         self.bridges = list(bridges)
         self.pads = [p for r in self.readers for p in r.spec.pads] + [p for b in self.bridges for p in b.spec.pads]
@@ -36,6 +43,7 @@ class PolledTable(TableSource):
         self._thread: threading.Thread | None = None
         self._bus = threading.RLock()      # one SPI conversation at a time: polls, and writes from the screen
         self.conflict_log: list[Conflict] = []
+        self.failure: str | None = None    # why the poll thread stopped, if it did
 
     # -- TableSource ---------------------------------------------------------------------------
     def start(self, on_event: EventSink, background: bool = True) -> None:
@@ -71,18 +79,32 @@ class PolledTable(TableSource):
             device.close()
 
     # -- polling ---------------------------------------------------------------------------------
+    def poll_order(self) -> list:
+        """The readers in the order one cycle polls them (see :func:`hardware.readers.poll_order`)."""
+        from hardware.readers import poll_order
+        if getattr(self, "_order_for", None) != len(self.readers):
+            self._order = [self.readers[i] for i in poll_order([r.pad for r in self.readers], self.plan)]
+            self._order_for = len(self.readers)
+        return self._order
+
     def poll_cycle(self) -> list:
         """Poll every RC522 once; returns (and emits) the events this settled."""
         events = []
-        for r in self.readers:
-            events.extend(self.poll_reader(r))
+        order = self.poll_order()
+        for i, r in enumerate(order):
+            events.extend(self.poll_reader(r, after=order[(i + 1) % len(order)]))
         self.cycles += 1
         return events
 
-    def poll_reader(self, reader) -> list:
+    def poll_reader(self, reader, after=None) -> list:
+        """Poll one reader; ``after``: the reader polled next, whose field may be switched on meanwhile."""
         with self._bus:
+            if after is not None and after is not reader and self.plan is not None \
+                    and not self.plan.near(reader.pad, after.pad):
+                after.warm()
             uids = reader.poll()
             card_ids = reader.card_ids(uids) if uids is not None else {}
+            reader.rest()
         if uids is None:
             return []
         return self.feed(reader.pad, uids, card_ids)
@@ -100,7 +122,11 @@ class PolledTable(TableSource):
             raise KeyError(f"pad {pad!r} is not read by an RC522 of this table, so its tags cannot be written")
         raw = bytes.fromhex(uid)
         with self._bus:
-            write_card_id(reader.pcd, raw, card_id)
+            reader._ready()
+            try:
+                write_card_id(reader.pcd, raw, card_id)
+            finally:
+                reader.rest()
             if reader.ndef is not None:
                 reader.ndef.remember(raw, card_id)
 
@@ -116,6 +142,7 @@ class PolledTable(TableSource):
             try:
                 self.poll_cycle()
             except Exception as exc:            # a bug must not kill the table silently
+                self.failure = f"polling stopped by an error: {exc!r}"
                 for r in self.readers:
                     r.ok, r.detail = False, f"polling stopped by an error: {exc!r}"
                 raise

@@ -30,6 +30,15 @@ from companion.table import ProfileError, TableProfile
 from hardware.rc522.pcd import KNOWN_VERSIONS, KnownTags, Pcd, RfidError, ReaderFault
 from hardware.rc522.transport import Mfrc522Transport, open_spidev
 
+# Readers whose pads are closer than this (centre to centre) hear each other's tags while both fields
+# are on: RC522s 8 cm apart did (miguelbalboa/rfid#589); we keep a margin.  docs/hardware/emulator.md.
+CROSSTALK_CM = 10.0
+# After switching a field on, a PCD should wait 5.1 ms before its first REQA: a PICC must be ready
+# within 5 ms of an unmodulated field (ISO/IEC 14443-3, 5.2.1 and its note).
+GUARD_S = 5.1e-3
+FIELD_MODES = ("switched", "on")
+CONFIRM_MISSES = 3        # the debouncer's misses_to_remove: a switched reader confirms a tag that long
+
 HARDWARE_CS = {0: (0, 1), 1: (0, 1, 2)}
 SPI_PINS = {0: {7, 8, 9, 10, 11}, 1: {16, 17, 18, 19, 20, 21}}     # BCM pins each bus claims
 BCM_PINS = range(2, 28)
@@ -56,6 +65,99 @@ class ReaderSpec:
         if self.cs is not None:
             return f"SPI{self.bus} CE{self.cs}"
         return f"SPI{self.bus} with chip select on GPIO {self.cs_gpio}"
+
+
+@dataclass(frozen=True)
+class ReadingPlan:
+    """The profile's ``[reading]`` section: whether fields are switched, and where the pads lie.
+
+    ::
+
+        [reading]
+        fields = "switched"          # or "on"; default: switched unless every two pads are
+                                     # CROSSTALK_CM or more apart (or no positions are given)
+        [reading.positions]          # pad centres in cm, as seen from above
+        n1 = [0, 0]
+        n2 = [9, 0]
+    """
+
+    fields: str
+    positions: dict
+    why: str
+
+    @property
+    def switched(self) -> bool:
+        return self.fields == "switched"
+
+    def near(self, a: str, b: str) -> bool:
+        """Could pads ``a`` and ``b`` cross-talk (or is it unknown)?"""
+        pa, pb = self.positions.get(a), self.positions.get(b)
+        if pa is None or pb is None:
+            return True
+        return ((pa[0] - pb[0]) ** 2 + (pa[1] - pb[1]) ** 2) ** 0.5 < CROSSTALK_CM
+
+    def closest(self) -> float | None:
+        pads = list(self.positions)
+        dists = [((self.positions[a][0] - self.positions[b][0]) ** 2
+                  + (self.positions[a][1] - self.positions[b][1]) ** 2) ** 0.5
+                 for i, a in enumerate(pads) for b in pads[i + 1:]]
+        return min(dists) if dists else None
+
+
+def reading_plan(profile: TableProfile) -> ReadingPlan:
+    """The ``[reading]`` section, checked; :class:`ProfileError` says what is wrong."""
+    raw = profile.raw.get("reading", {})
+    problems = []
+    if not isinstance(raw, dict):
+        raise ProfileError(f"{profile.source}: [reading] must be a table")
+    positions = {}
+    for pad, at in (raw.get("positions") or {}).items():
+        if (not isinstance(at, list) or len(at) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in at)):
+            problems.append(f"[reading.positions] {pad} must be [x, y] in cm, e.g. [0, 9]")
+        elif profile.pads and pad not in profile.pads:
+            problems.append(f"[reading.positions] names pad {pad!r}, which no reader has")
+        else:
+            positions[pad] = (float(at[0]), float(at[1]))
+    fields = raw.get("fields")
+    unknown = set(raw) - {"fields", "positions"}
+    if unknown:
+        problems.append(f"[reading]: unknown setting(s) {', '.join(sorted(unknown))}")
+    if fields is not None and fields not in FIELD_MODES:
+        problems.append(f"[reading] fields must be \"switched\" or \"on\", not {fields!r}")
+    if problems:
+        raise ProfileError(f"{profile.source}: " + "; ".join(problems))
+    plan = ReadingPlan("switched", positions, "")
+    closest = plan.closest()
+    if fields is not None:
+        why = "set in the profile"
+    elif closest is None or len(positions) < len(profile.pads):
+        fields, why = "switched", "pad positions unknown, so neighbours may cross-talk"
+    elif closest < CROSSTALK_CM:
+        fields, why = "switched", f"pads {closest:g} cm apart, closer than {CROSSTALK_CM:g} cm"
+    else:
+        fields, why = "on", f"every two pads at least {CROSSTALK_CM:g} cm apart"
+    return ReadingPlan(fields, positions, why)
+
+
+def poll_order(pads: list[str], plan: ReadingPlan | None) -> list[int]:
+    """An order of the pads (indices) in which each next pad is, where possible, no neighbour of the last.
+
+    With switched fields the next reader's field goes on while the current one
+    is read, so that its tags are powered by the time it is asked; two
+    neighbours with both fields on would cross-talk, so they are never
+    consecutive if the table allows it.
+    """
+    if plan is None or not plan.switched:
+        return list(range(len(pads)))
+    left = list(range(len(pads)))
+    order = [left.pop(0)]
+    while left:
+        last = pads[order[-1]]
+        pick = next((i for i in left if not plan.near(last, pads[i])), left[0])
+        left.remove(pick)
+        order.append(pick)
+    return order
 
 
 def reader_specs(profile: TableProfile) -> list[ReaderSpec]:
@@ -213,7 +315,7 @@ class PadReader:
     kind = "rc522"
 
     def __init__(self, spec: ReaderSpec, transport: Mfrc522Transport, clock=time.monotonic, ndef=None,
-                 max_tags: int = 8):
+                 max_tags: int = 8, switched: bool = False):
         self.spec = spec
         self.pad = spec.pads[0]
         self.transport = transport
@@ -230,6 +332,8 @@ class PadReader:
         self.needs_init = True
         self.line_mates: list[PadReader] = []    # readers sharing this reset line (self included)
         self._next_recovery = 0.0
+        self.switched = switched             # field on only while this pad is read (see ReadingPlan)
+        self._warm_since: float | None = None
 
     def open(self) -> bool:
         try:
@@ -240,7 +344,42 @@ class PadReader:
         self.needs_init = False
         self.ok = True
         self.detail = f"{KNOWN_VERSIONS[self.version]} (version 0x{self.version:02X})"
+        self._warm_since = self.clock()          # init switched the antenna on
+        if self.switched:
+            self.rest()
         return True
+
+    # -- the field ----------------------------------------------------------------------------
+    def warm(self) -> None:
+        """Switch the field on (tags need up to 5 ms to power up before they answer)."""
+        if not self.switched or self._warm_since is not None or not self.ok or self.needs_init:
+            return
+        try:
+            self.pcd.antenna(True)
+        except (ReaderFault, OSError):
+            return
+        self._warm_since = self.clock()
+
+    def _ready(self) -> None:
+        """Field on for at least the ISO/IEC 14443-3 guard time."""
+        if not self.switched:
+            return
+        self.warm()
+        if self._warm_since is None:
+            return
+        wait = GUARD_S - (self.clock() - self._warm_since)
+        if wait > 0:
+            self.transport.sleep_us(wait * 1e6)
+
+    def rest(self) -> None:
+        """Switch the field off again (switched readers only), so no neighbour hears this pad's tags."""
+        if not self.switched or self._warm_since is None:
+            return
+        self._warm_since = None
+        try:
+            self.pcd.antenna(False)
+        except (ReaderFault, OSError):
+            pass
 
     def _fail(self, exc: Exception) -> None:
         self.ok = False
@@ -262,12 +401,25 @@ class PadReader:
         if not self.ok:
             return self._try_recovery()
         try:
-            uids = self.pcd.inventory(self.known.uids(), self.max_tags)
+            self._ready()
+            uids = self.pcd.inventory(self._to_confirm(), self.max_tags)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
         self.known.update(uids)
         return [u.hex().upper() for u in uids]
+
+    def _to_confirm(self) -> list[bytes]:
+        """Known tags to confirm first (WUPA, SELECT, three tries each).
+
+        With switched fields every tag starts the poll in IDLE, so a tag that
+        left is found again by REQA if it comes back: confirming it longer than
+        the debouncer needs to report it gone (``CONFIRM_MISSES`` polls) would
+        only cost timeouts on every poll of a busy pad.
+        """
+        if self.switched:
+            return [u for u in self.known.uids() if self.known.misses.get(u, 0) < CONFIRM_MISSES]
+        return self.known.uids()
 
     def _try_recovery(self) -> list[str] | None:
         now = self.clock()
@@ -276,6 +428,7 @@ class PadReader:
         self._next_recovery = now + RECOVERY_INTERVAL_S
         if self.recover():
             try:
+                self._ready()
                 uids = self.pcd.inventory([], self.max_tags)
                 self.known.update(uids)
                 return [u.hex().upper() for u in uids]
@@ -293,7 +446,8 @@ class PadReader:
         return {"id": self.spec.id, "kind": "rc522", "ok": self.ok, "detail": self.detail,
                 "where": self.spec.where(), "pads": list(self.spec.pads),
                 "version": None if self.version is None else f"0x{self.version:02X}",
-                "faults": self.faults, "recoveries": self.recoveries}
+                "faults": self.faults, "recoveries": self.recoveries,
+                "fields": "switched" if self.switched else "on"}
 
     def close(self) -> None:
         self.transport.close()
@@ -320,7 +474,8 @@ def diagnose(spec: ReaderSpec, exc: Exception, transport=None) -> str:
 
 
 def build_rc522(spec: ReaderSpec, specs: list[ReaderSpec], shared: dict, *, pin_factory=None,
-                spi_speed_hz: int = 4_000_000, clock=time.monotonic, ndef=None) -> PadReader:
+                spi_speed_hz: int = 4_000_000, clock=time.monotonic, ndef=None,
+                switched: bool = False) -> PadReader:
     """A :class:`PadReader` on the Pi's SPI (spidev) with gpiozero pins; raises OSError without SPI.
 
     ``shared`` holds what several readers use and the caller closes at the end:
@@ -343,7 +498,7 @@ def build_rc522(spec: ReaderSpec, specs: list[ReaderSpec], shared: dict, *, pin_
                 spec.reset_gpio, initial_value=True, pin_factory=pin_factory)
     transport = Mfrc522Transport(node.port(no_cs=chip_select is not None), reset=reset, own_reset=False,
                                  name=spec.id, chip_select=chip_select)
-    return PadReader(spec, transport, clock=clock, ndef=ndef)
+    return PadReader(spec, transport, clock=clock, ndef=ndef, switched=switched)
 
 
 def link_reset_lines(readers: list[PadReader]) -> None:
@@ -367,6 +522,7 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
     from hardware.polling import PolledTable
     try:
         specs = reader_specs(profile)
+        plan = reading_plan(profile)
     except ProfileError as exc:
         return None, [str(exc)]
     problems: list[str] = []
@@ -378,7 +534,7 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
             continue
         try:
             readers.append(build_rc522(spec, specs, reset_lines, pin_factory=pin_factory,
-                                       spi_speed_hz=spi_speed_hz, ndef=card_ids))
+                                       spi_speed_hz=spi_speed_hz, ndef=card_ids, switched=plan.switched))
         except (OSError, ImportError) as exc:
             problems.append(no_spi_message(spec, exc, specs))
     link_reset_lines(readers)
@@ -399,7 +555,7 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
         for device in shared_pins(reset_lines):
             device.close()
         return None, problems
-    return PolledTable(readers, bridges, owned=shared_pins(reset_lines), name=profile.name), []
+    return PolledTable(readers, bridges, owned=shared_pins(reset_lines), name=profile.name, plan=plan), []
 
 
 def shared_pins(shared: dict) -> list:

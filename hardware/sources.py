@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 from companion.table import GONE, SEEN, PadEvent
@@ -42,10 +43,11 @@ class TableSource:
 
 
 class SimulatedTable(TableSource):
-    """Virtual pads that a screen or a test puts virtual tags on.
+    """Virtual pads that a screen or a test puts virtual tags on, in an ideal world (no physics).
 
     ``place(pad, uid)`` and ``lift(pad, uid)`` emit the same debounced
-    `PadEvent`s a real reader would.
+    `PadEvent`s a real reader would.  On a ``tap`` pad (``set_modes``) a placed
+    card is moved onto its pile at once: ``seen`` then ``gone``.
     """
 
     simulated = True
@@ -56,12 +58,18 @@ class SimulatedTable(TableSource):
         self._sink: EventSink | None = None
         self._lock = threading.Lock()
         self.on_pad: dict[str, set[str]] = {}
+        self.modes: dict[str, str] = {}
 
     def start(self, on_event: EventSink) -> None:
         self._sink = on_event
 
-    def set_pads(self, pads: list[str]) -> None:
+    def set_pads(self, pads: list[str], modes: dict[str, str] | None = None) -> None:
         self.pads = list(pads)
+        if modes is not None:
+            self.set_modes(modes)
+
+    def set_modes(self, modes: dict[str, str]) -> None:
+        self.modes = dict(modes)
 
     def place(self, pad: str, uid: str) -> None:
         with self._lock:
@@ -70,6 +78,8 @@ class SimulatedTable(TableSource):
                 return
             here.add(uid)
         self._emit(PadEvent(pad, uid, SEEN, self._clock()))
+        if self.modes.get(pad) == "tap":
+            self.lift(pad, uid)
 
     def lift(self, pad: str, uid: str) -> None:
         with self._lock:
@@ -108,10 +118,39 @@ def open_table_source(config) -> TableSource:
     if profile is None or not profile.raw.get("readers"):
         return _fallback(EmulatedTable(), "simulated table: no table profile with readers")
     from hardware.readers import open_profile_table
-    table, problems = open_profile_table(profile)
-    if table is not None:
-        return table
+    if _devices_present(profile):
+        # the readers poll in their own supervised process (hardware.supervisor)
+        from hardware.supervisor import SupervisedTable, profile_readers
+        status_path = Path(config.data_dir) / STATUS_FILE if getattr(config, "data_dir", None) else None
+        table = SupervisedTable(profile_readers, (profile,), status_path=status_path)
+        problems = table.wait_opened()
+        if not problems:
+            return table
+        table.close()
+    else:
+        # nothing to open on this machine: let the driver say why, in-process (no process to start)
+        table, problems = open_profile_table(profile)
+        if table is not None:
+            return table
     return _fallback(EmulatedTable(profile.pads), "simulated table, because " + "; ".join(problems))
+
+
+STATUS_FILE = "reader-process.json"       # the supervisor's last word, for `companion doctor`
+
+
+def _devices_present(profile) -> bool:
+    """Does any device node a reader of ``profile`` needs exist here (an spidev node, a bridge's port)?"""
+    from hardware.readers import reader_specs, spidev_node
+    from companion.table import ProfileError
+    try:
+        specs = reader_specs(profile)
+    except ProfileError:
+        return False
+    for spec in specs:
+        node = spec.port if spec.kind == "bridge" else spidev_node(spec, specs)
+        if node and Path(node).exists():
+            return True
+    return False
 
 
 def _fallback(table, why: str) -> TableSource:

@@ -149,7 +149,7 @@ def make_app(config, source, outputs, store=None):
     return CompanionApp(AppController(config, source, outputs, store=store), on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs) -> int:
+def run_app(config, source, outputs, store=None) -> int:
     """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed.
 
     No screen to draw on: one sentence on stderr and exit 2 (never a window nobody sees)."""
@@ -162,7 +162,7 @@ def run_app(config, source, outputs) -> int:
         for part in (outputs, source):
             getattr(part, "close", lambda: None)()
         return 2
-    app = make_app(config, source, outputs)
+    app = make_app(config, source, outputs, store=store)
     try:
         app.run()
     finally:

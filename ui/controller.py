@@ -31,6 +31,7 @@ from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, Layout, PadEvent, ProfileError
 from companion.simulate import free_copy, register_virtual_tags, stale_tags
+from companion.solo.seat import SoloSeat, has_solo_seat
 
 
 class AppController(EventDispatcher):
@@ -53,6 +54,7 @@ class AppController(EventDispatcher):
         self.pad_taker = None
         self._catalogues: dict[str, Catalogue] = {}
         self._unsubscribe = None
+        self.solo: SoloSeat | None = None
         self._main_thread = threading.main_thread()
         self._started = False
 
@@ -121,12 +123,12 @@ class AppController(EventDispatcher):
     def layout_for(self, game: str, options: dict) -> Layout:
         """The table profile's layout for ``game``, or one virtual pad per zone."""
         rules = games.get(game)
-        zone_ids = [z.id for z in rules.zones(options)]
+        zones = rules.zones(options)
         profile = self.config.profile() if self.config.profile_path else None
         if profile is None:
-            return Layout.identity(game, zone_ids)
+            return Layout.identity(game, zones)
         layout = profile.layout(game)
-        layout.validate(zone_ids, profile.source)
+        layout.validate(zones, profile.source)
         return layout
 
     def start_game(self, game: str, options: dict, seed: int | None = None) -> Session:
@@ -152,6 +154,9 @@ class AppController(EventDispatcher):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self.solo is not None:
+            self.solo.close()
+            self.solo = None
         self.session = None
 
     def _open(self, session: Session) -> None:
@@ -159,10 +164,12 @@ class AppController(EventDispatcher):
         if self.simulated:
             register_virtual_tags(self.store, session.rules.name)
             self.source.clear()
-            self.source.set_pads(list(session.table.layout.pad_to_zone))
+            self.source.set_pads(list(session.table.layout.pad_to_zone), session.table.layout.modes)
         self._unsubscribe = session.subscribe(self._session_changed)
         self.outputs.attach(session)
         self.session = session
+        # the companion's own seat thinks on its own thread and acts through the session like a player
+        self.solo = SoloSeat(session) if has_solo_seat(session) else None
 
     def _session_changed(self, session: Session, events: list) -> None:
         if threading.current_thread() is self._main_thread:
@@ -202,13 +209,19 @@ class AppController(EventDispatcher):
             return None
         lines = public_history(self.session)
         text = lines[-1][1] if lines else "the last action"
-        self.session.undo()
+        try:
+            self.session.undo()
+        except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
+            return str(exc)
         return f"Undone: {text}"
 
     def redo(self) -> str | None:
         if self.session is None or not self.session.can_redo():
             return None
-        self.session.redo()
+        try:
+            self.session.redo()
+        except IllegalAction as exc:
+            return str(exc)
         lines = public_history(self.session)
         return f"Redone: {lines[-1][1]}" if lines else "Redone"
 

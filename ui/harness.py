@@ -69,9 +69,9 @@ def find(predicate, root: Widget | None = None) -> list[Widget]:
 
 def button(text: str, root: Widget | None = None) -> Widget:
     """The one visible, enabled button whose text is ``text``."""
-    from kivy.uix.button import Button
-    found = [w for w in walk(root) if isinstance(w, Button) and w.text == text and not w.disabled
-             and w.opacity > 0]
+    from kivy.uix.behaviors import ButtonBehavior
+    found = [w for w in walk(root) if isinstance(w, ButtonBehavior) and getattr(w, "text", None) == text
+             and not w.disabled and w.opacity > 0]
     if len(found) != 1:
         raise LookupError(f"{len(found)} enabled buttons say {text!r}")
     return found[0]

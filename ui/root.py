@@ -19,6 +19,10 @@ from ui.controller import AppController
 class CompanionApp(App):
     title = "Tabletop companion"
     scale = NumericProperty(1.0)
+    #: the players' text-size setting (see :func:`ui.theme.set_text_scale`)
+    text_scale = NumericProperty(1.0)
+    #: what text sizes are multiplied by: the setting times min(scale, 1) (see :mod:`ui.theme`)
+    fscale = NumericProperty(1.0)
     controller: AppController = ObjectProperty(None)
 
     def __init__(self, controller: AppController, on_first_frame=(), **kwargs):
@@ -30,6 +34,8 @@ class CompanionApp(App):
         theme.register_fonts()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale)
+        self.text_scale = theme.text_scale()
+        self.bind(text_scale=lambda *_a: self._rescale(Window, Window.size))
         self._rescale(Window, Window.size)
         # Screens are imported here: their .kv rules refer to ``app``, which must exist.
         from ui.screens.cards import CardsScreen
@@ -64,6 +70,7 @@ class CompanionApp(App):
     def _rescale(self, _window, size):
         w, h = size
         self.scale = max(0.6, min(w / theme.DESIGN_SIZE[0], h / theme.DESIGN_SIZE[1]))
+        self.fscale = theme.font_scale(self.scale, self.text_scale)
 
     # ---- navigation --------------------------------------------------------------
     def go(self, name: str, **kwargs) -> None:

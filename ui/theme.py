@@ -5,10 +5,21 @@ forms of colour blindness tell apart: blue for seat 0, orange for seat 1.  Red
 and green are never used as the only difference between two things; warnings
 are vermillion *and* say what is wrong in words.
 
-Sizes are designed for the official 800×480 Raspberry Pi display and scale
-with the window (the app's ``scale`` is ``min(width / 800, height / 480)``),
-so a 1280×800 screen shows the same layout, bigger.  Touch targets are never
-smaller than 48 px at scale 1; counters use 34 px bold digits (7 mm on the 7" display), readable at 1 m.
+Sizes are designed for the official 800×480 Raspberry Pi display.  Two
+factors on the running app turn them into pixels:
+
+* ``app.scale`` = ``min(width / 800, height / 480)``: the window's size
+  against the design size (1.67 at 1280×800);
+* ``app.fscale``: for text and everything whose size follows the text (a
+  button's height, a chip, a bar).  It is the players' text-size setting
+  times ``min(app.scale, 1)``: a bigger screen shows *more* (longer labels,
+  more cards), not bigger letters, because the 10" 1280×800 panels have
+  about the same pixel pitch as the 7" 800×480 one.
+
+The text-size setting lives here, in one place: :func:`set_text_scale` (what
+the Settings screen calls) and :func:`text_scale`.  Touch targets are never
+smaller than 48 px; body text is at least 18 px and counters 40 px bold digits
+(8 mm on the 7" display), readable at a metre.
 """
 from __future__ import annotations
 
@@ -32,10 +43,35 @@ CARD_BACK = (0.30, 0.22, 0.45, 1)
 DISABLED = (0.28, 0.29, 0.31, 1)
 
 TOUCH = 48          # minimum touch target, px at scale 1
-FONT_SMALL = 15
+FONT_SMALL = 18     # nothing on the table screen is smaller than body text (readable at a metre)
 FONT_BODY = 18
 FONT_LARGE = 24
-FONT_COUNTER = 34
+FONT_COUNTER = 40
+COUNTER_HEIGHT = 54   # a counter's box: 40 px digits need a 47 px line
+
+#: the text sizes players may choose in Settings (1 = the design size)
+TEXT_SCALES = (1.0, 1.15, 1.3)
+_text_scale = 1.0
+
+
+def text_scale() -> float:
+    """The players' text-size factor (1.0 unless Settings changed it)."""
+    return _text_scale
+
+
+def set_text_scale(factor: float) -> None:
+    """Make every text ``factor`` times its design size (the running app follows at once)."""
+    global _text_scale
+    _text_scale = max(0.8, min(1.6, float(factor)))
+    from kivy.app import App
+    app = App.get_running_app()
+    if app is not None and hasattr(app, "text_scale"):
+        app.text_scale = _text_scale
+
+
+def font_scale(scale: float, factor: float | None = None) -> float:
+    """``app.fscale`` for a window whose ``app.scale`` is ``scale``."""
+    return (_text_scale if factor is None else factor) * min(scale, 1.0)
 
 
 def seat_colour(seat) -> tuple:

@@ -11,10 +11,11 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.stacklayout import StackLayout
+from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.kv import load_kv
@@ -68,27 +69,6 @@ class Banner(ButtonBehavior, Label):
         self.hide()
 
 
-class CounterBox(ButtonBehavior, BoxLayout):
-    """One counter: its label and a big value.  Touching a counter players may correct
-    opens :class:`CounterAdjust` with − and + (each touch is one logged ``adjust``)."""
-
-    counter_id = StringProperty("")
-    seat = ObjectProperty(None, allownone=True)
-    title = StringProperty("")
-    owner = StringProperty("")          # the player's name, for the adjuster's title
-    value = NumericProperty(0)
-    adjustable = BooleanProperty(False)
-
-    __events__ = ("on_adjust",)
-
-    def on_release(self):
-        if self.adjustable:
-            CounterAdjust(counter=self).open()
-
-    def on_adjust(self, delta):
-        pass
-
-
 class Modal(ModalView):
     """A view over the screen that opens and closes at once: no fade, so no idle
     animation frames and no touch lost to a view that is still closing."""
@@ -119,46 +99,280 @@ class CounterAdjust(Modal):
         self.counter.unbind(value=self._follow)
 
 
+# ---- text that fits -----------------------------------------------------------------------
+
+_fit_cache: dict[tuple, tuple[float, float, float]] = {}
+
+
+def measure(text: str, font_size: float, bold: bool, width: float | None) -> tuple[float, float, float]:
+    """``(width, height, widest word)`` of ``text`` laid out by Kivy's own text layout, wrapped at
+    ``width`` (None: one line per paragraph).  Cached: the same few labels are measured again and
+    again as the game goes on."""
+    key = (text, round(font_size, 2), bold, None if width is None else round(width))
+    found = _fit_cache.get(key)
+    if found is None:
+        from kivy.core.text import Label as CoreLabel
+        core = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(width, None), halign="left")
+        core.render()
+        w, h = core._internal_size
+        word = max((core.get_extents(part)[0] for part in text.split()), default=0)
+        if len(_fit_cache) > 4000:
+            _fit_cache.clear()
+        _fit_cache[key] = found = (w, h, word)
+    return found
+
+
+def fits(text: str, font_size: float, bold: bool, width: float, height: float) -> bool:
+    """Whether ``text`` fits a ``width`` × ``height`` box whole: every word on one line, every
+    line inside."""
+    if not text:
+        return True
+    if width <= 0 or height <= 0:
+        return False
+    w, h, word = measure(text, font_size, bold, width)
+    return word <= width and w <= width + 0.5 and h <= height + 0.5
+
+
+class FitLabel(Label):
+    """A label that shows the first of its ``choices`` that fits its box in whole words.
+
+    Choices go from the most to the least detailed ("Lane 1: North attack 10 ≥ South
+    defence 8 — North wins", "North wins 10 ≥ 8", "Won"): a 1280×800 screen shows the long
+    ones, the 800×480 one the short ones, and nothing is ever cut off or broken mid-word.
+    The last choice is shown even when it does not fit (the UI tests catch that).
+    """
+
+    choices = ListProperty()
+
+    def __init__(self, **kwargs):
+        self._pick_trigger = Clock.create_trigger(lambda _dt: self.pick(), -1)
+        super().__init__(**kwargs)
+        self.bind(choices=self._pick_trigger, size=self._pick_trigger, font_size=self._pick_trigger,
+                  bold=self._pick_trigger)
+
+    def pick(self) -> None:
+        pad = self.padding
+        width, height = self.width - pad[0] - pad[2], self.height - pad[1] - pad[3]
+        options = [c for c in self.choices if c is not None]
+        chosen = ""
+        for text in options:
+            chosen = text
+            if fits(text, self.font_size, self.bold, width, height):
+                break
+        self.text = chosen
+
+
+class FitButton(ButtonBehavior, FitLabel):
+    """A flat button (≥ 48 px) whose words are the first of ``choices`` that fit."""
+
+    tone = ListProperty(theme.PANEL_LIGHT)
+
+
+# ---- counters -------------------------------------------------------------------------------
+
+class CounterBox(ButtonBehavior, BoxLayout):
+    """One counter: a short title beside a big value (40 px digits).  Touching a counter
+    players may correct opens :class:`CounterAdjust` with − and + (each touch is one logged
+    ``adjust``); a small corner mark says which ones may be corrected."""
+
+    counter_id = StringProperty("")
+    seat = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    #: shorter titles tried when ``title`` does not fit ("Victory points", "VP")
+    short_titles = ListProperty()
+    owner = StringProperty("")          # the player's name, for the adjuster's title
+    value = NumericProperty(0)
+    adjustable = BooleanProperty(False)
+
+    __events__ = ("on_adjust",)
+
+    def on_release(self):
+        if self.adjustable:
+            CounterAdjust(counter=self).open()
+
+    def on_adjust(self, delta):
+        pass
+
+
+# ---- cards and zones ------------------------------------------------------------------------
+
 class CardChip(Label):
     """One card in a zone: its face, or a card back when it lies face down."""
 
     hidden = BooleanProperty(False)
-    compact = BooleanProperty(False)       # smaller, in a short zone
+    compact = BooleanProperty(False)       # kept for the simulated table's drag ghost
 
 
-class ZoneBox(ButtonBehavior, BoxLayout):
-    """A zone of the table: its name, its cards (hidden ones as backs) and the engine's summary."""
+class ChipArea(Widget):
+    """Cards as chips, left to right and row by row, as many as fit its box.
+
+    ``cards`` is ``[(choices, hidden)]``: each card's texts from long to short ("Indian
+    Peafowl", "Peafowl").  Cards that do not fit give their place to one "+3" chip, so a
+    tall stack never spills out of its zone.
+    """
+
+    cards = ListProperty()
+    align = StringProperty("center")
+
+    def __init__(self, **kwargs):
+        self._trigger = Clock.create_trigger(lambda _dt: self.arrange(), -1)
+        super().__init__(**kwargs)
+        self.bind(cards=self._trigger, size=self._trigger, pos=self._trigger)
+
+    def _fscale(self) -> float:
+        app = App.get_running_app()
+        return app.fscale if app else 1.0
+
+    def arrange(self) -> None:
+        fs = self._fscale()
+        font = theme.FONT_BODY * fs
+        chip_h = round(font * 1.6)
+        pad, gap = 10 * fs, 4 * fs
+        rows = max(0, int((self.height + gap) // (chip_h + gap)))
+        items = []
+        for choices, hidden in self.cards:
+            text, width = self._chip(choices, hidden, font, pad, self.width)
+            items.append((text, hidden, width))
+        lines = self._rows(items, rows, gap)
+        shown = len(items)
+        while lines is None and shown > 0:
+            shown -= 1
+            more = f"+{len(items) - shown}"
+            lines = self._rows(items[:shown] + [(more, False, measure(more, font, True, None)[0] + pad)],
+                               rows, gap)
+        lines = lines or []
+        chips = self.children[::-1]
+        n = 0
+        block_h = len(lines) * (chip_h + gap) - gap
+        top = self.y + self.height / 2 + block_h / 2 if self.align == "center" else self.top
+        for r, line in enumerate(lines):
+            row_w = sum(w for _t, _h, w in line) + gap * (len(line) - 1)
+            x = self.x + (self.width - row_w) / 2 if self.align == "center" else self.x
+            y = top - (r + 1) * chip_h - r * gap
+            for text, hidden, width in line:
+                if n < len(chips):
+                    chip = chips[n]
+                else:
+                    chip = CardChip(size_hint=(None, None))
+                    self.add_widget(chip)
+                chip.text, chip.hidden = text, hidden
+                chip.font_size, chip.size, chip.pos = font, (width, chip_h), (x, y)
+                x += width + gap
+                n += 1
+        for chip in chips[n:]:
+            self.remove_widget(chip)
+
+    def _rows(self, items, rows: int, gap: float):
+        """``items`` in at most ``rows`` rows of this width, or None when they do not fit."""
+        lines: list[list] = []
+        used = 0.0
+        for text, hidden, width in items:
+            if text is None:
+                return None
+            if not lines or used + gap + width > self.width:
+                if len(lines) >= rows or width > self.width:
+                    return None
+                lines.append([])
+                used = -gap
+            lines[-1].append((text, hidden, width))
+            used += gap + width
+        return lines
+
+    @staticmethod
+    def _chip(choices, hidden, font, pad, room) -> tuple[str | None, float]:
+        options = [c for c in choices if c] or ["?"]
+        for text in options:
+            width = max(measure(text, font, True, None)[0] + pad, font * 1.6)
+            if width <= room:
+                return text, width
+        return None, 0.0
+
+
+class ZoneBox(ButtonBehavior, FloatLayout):
+    """A zone of the table: its title, its cards (hidden ones as backs) and a few words about it.
+
+    ``title`` and ``info`` are lists of choices for a :class:`FitLabel` (longest first).
+    ``counters`` (a BoxLayout, ``ids.counters``) holds counters that belong to the zone (a
+    region's HP, a domain's points).  ``note`` lays what just happened here over the zone for
+    a few seconds (a hit, a reveal, a claim); ``outcome`` marks a decided battle: "won"
+    (thick sky-blue frame), "lost" or "tie", with its reason in ``reason``.
+    """
 
     zone_id = StringProperty("")
-    title = StringProperty("")
     seat = ObjectProperty(None, allownone=True)
-    summary = StringProperty("")
+    title = ListProperty()
+    info = ListProperty()
+    #: how many lines of ``info`` at most (more when the zone is tall)
+    info_lines = NumericProperty(2)
+    cards = ListProperty()          # [(choices, hidden)]
     highlight = BooleanProperty(False)
-    cards = ListProperty()          # [(text, hidden)]
-    #: a short zone (two rows per player): cards beside the summary, smaller
-    compact = BooleanProperty(False)
+    note = ListProperty()
+    outcome = StringProperty("")    # "", "won", "lost", "tie"
+    reason = ListProperty()
+    #: the zone shows no chips (its cards are told in words, e.g. a land)
+    chips = BooleanProperty(True)
+
+    #: a card is being placed (simulated table): the whole zone is its pad, counters in it included
+    takes_cards = BooleanProperty(False)
+    #: at most this many lines of ``info``; fewer when the zone is short
+    max_info_lines = NumericProperty(2)
+
+    _note_event = None
 
     def on_size(self, _instance, size):
         app = App.get_running_app()
-        self.compact = size[1] < 100 * (app.scale if app else 1.0)
+        fs = app.fscale if app else 1.0
+        self.info_lines = max(1, min(self.max_info_lines, int(size[1] // (64 * fs))))
 
-    #: more cards than this on one zone are drawn small, so a tall stack stays inside its box
-    FULL_SIZE_CARDS = 3
+    def on_touch_down(self, touch):
+        if self.takes_cards and self.collide_point(*touch.pos) and not self.disabled:
+            self.dispatch("on_release")
+            return True
+        return super().on_touch_down(touch)
 
-    def on_compact(self, _instance, _compact):
-        self.on_cards(self, self.cards)
+    def flash(self, choices: list[str], seconds: float = 4.0) -> None:
+        """Lay ``choices`` (longest first) over the zone for ``seconds``."""
+        self.note = list(choices)
+        if self._note_event is not None:
+            self._note_event.cancel()
+        self._note_event = Clock.schedule_once(lambda _dt: self.clear_note(), seconds)
 
-    def on_cards(self, _instance, cards):
-        box: StackLayout = self.ids.chips
-        chips = box.children[::-1]
-        small = self.compact or len(cards) > self.FULL_SIZE_CARDS
-        for n, (text, hidden) in enumerate(cards):
-            if n < len(chips):
-                chips[n].text, chips[n].hidden, chips[n].compact = text, hidden, small
-            else:
-                box.add_widget(CardChip(text=text, hidden=hidden, compact=small))
-        for chip in chips[len(cards):]:
-            box.remove_widget(chip)
+    def clear_note(self) -> None:
+        self.note = []
+        if self._note_event is not None:
+            self._note_event.cancel()
+            self._note_event = None
+
+
+class Feed(Label):
+    """The last few things that happened, laid over the middle of the board for a few seconds.
+
+    Touches go through it to the zones below: it never stands between a finger and a zone.
+    """
+
+    lines = ListProperty()
+    shown = BooleanProperty(False)
+    MAX_LINES = 3
+    _hide_event = None
+
+    def add(self, texts: list[str], seconds: float = 5.0) -> None:
+        if not texts:
+            return
+        self.lines = (list(self.lines) + list(texts))[-self.MAX_LINES:]
+        self.shown = True
+        if self._hide_event is not None:
+            self._hide_event.cancel()
+        self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
+
+    def hide(self) -> None:
+        self.shown = False
+        if self._hide_event is not None:
+            self._hide_event.cancel()
+            self._hide_event = None
+
+    def on_touch_down(self, touch):
+        return False
+
 
 
 load_kv(__file__)

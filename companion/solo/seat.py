@@ -18,6 +18,11 @@ from companion.games import sams
 from companion.solo.player import STRENGTHS, SamsPlayer
 
 
+def has_solo_seat(session) -> bool:
+    """The session's game is played against the companion (Sam's with a ``solo_seat``)."""
+    return session.rules.name == "sams" and session.options.get("solo_seat") is not None
+
+
 def needs_decision(state: dict) -> bool:
     """The solo seat is to play, its hand is complete and it has not decided yet."""
     solo = state.get("solo")
@@ -41,7 +46,7 @@ class SoloSeat:
 
     def __init__(self, session, seconds: float | None = None, iterations: int | None = None):
         options = session.options
-        if session.rules.name != "sams" or options.get("solo_seat") is None:
+        if not has_solo_seat(session):
             raise ValueError("this game has no solo seat")
         if seconds is None and iterations is None:
             seconds = STRENGTHS[options.get("solo_strength", "normal")]
@@ -71,12 +76,15 @@ class SoloSeat:
             return
         try:
             self.session.act(action)
-        except IllegalAction as exc:          # the game moved on meanwhile: think again about the new moment
+        except IllegalAction as exc:
+            # the game moved on while it thought (think again about the new moment), or the decision
+            # could not be saved (a full disk: the next change of the game tries again)
             self.errors.append(str(exc))
         finally:
             with self._guard:
                 self._thinking = None
-        self.poke()
+        if self.session.state is not state:
+            self.poke()
 
     def wait(self, timeout: float = 30.0) -> None:
         """Until the current thinking is done (tests)."""

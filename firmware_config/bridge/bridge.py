@@ -2,23 +2,42 @@
 
 Polls up to 16 RC522 readers on one SPI bus (one GPIO chip select each, one
 shared reset line) with the same ISO 14443-3 code the Pi uses
-(``hardware/rc522/pcd.py``, copied here as ``pcd.py``) and reports every poll
-over USB serial in the line protocol of ``hardware/bridge/protocol.py``
-(copied as ``protocol.py``): sequence numbers and a CRC-16 on every line.
+(``hardware/rc522/pcd.py``, copied here as ``pcd.py``), reads the NDEF
+message of every new NTAG with ``hardware/ntag.py`` (copied as ``ntag.py``)
+and reports over USB serial in the line protocol of
+``hardware/bridge/protocol.py`` (copied as ``protocol.py``): sequence numbers
+and a CRC-16 on every line.
 
-Nothing here is specific to the Pico except :func:`main`; the tests run
-:class:`Bridge` under CPython with stand-ins for ``machine.SPI``/``machine.Pin``
-that drive the RC522 emulator.
+Surviving the field: whatever goes wrong in the poll of one channel (a bug
+included) becomes a ``FAULT`` line in plain ASCII and a reset of that channel,
+never the end of the loop; ``machine.WDT`` restarts a Pico that hangs anyway
+(the host sees ``HELLO`` again).
+
+Nothing here is specific to the Pico except :func:`main`.  The test suite runs
+this file under a real MicroPython (the WebAssembly port, in node) whose
+``machine`` module is a stand-in that carries every SPI transfer to the RC522
+emulator (``hardware/emulator/pico.py``).
 """
 from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import encode, uids_field
+import ntag
 
-FIRMWARE = "bridge-1"
+FIRMWARE = "bridge-2"
 RECOVER_EVERY = 50          # polls of a faulty channel between two reset attempts
+WDT_TIMEOUT_MS = 2000       # a poll round takes milliseconds; a hung loop is restarted after 2 s
+NDEF_ATTEMPTS = 2           # failed NDEF reads of one tag before it counts as carrying no card id
 
 
 def _hex(data):
     return "".join("%02X" % b for b in data)
+
+
+def ascii_words(text):
+    """``text`` as printable ASCII (the line protocol's alphabet): ``µ`` becomes ``u``, anything else ``?``."""
+    out = []
+    for c in str(text).replace("\u00b5", "u"):
+        out.append(c if 32 <= ord(c) < 127 else "?")
+    return "".join(out)
 
 
 class PicoTransport:
@@ -69,37 +88,45 @@ class PicoTransport:
 
 
 class Bridge:
-    """All channels of one bridge: initialise, poll round-robin, report each poll as one line."""
+    """All channels of one bridge: initialise, poll round-robin, report each poll as one line.
 
-    def __init__(self, spi, cs_pins, reset_pin, write, sleep_us):
+    ``feed`` is called after every channel's poll (``machine.WDT.feed`` on the
+    Pico): a loop that stops coming round stops feeding the watchdog.
+    """
+
+    def __init__(self, spi, cs_pins, reset_pin, write, sleep_us, feed=None):
         self.write = write
+        self.feed = feed or (lambda: None)
         self.transports = [PicoTransport(spi, cs, reset_pin, sleep_us) for cs in cs_pins]
         self.pcds = [Pcd(t) for t in self.transports]
         self.known = [KnownTags() for _ in cs_pins]
+        self.ndef = [{} for _ in cs_pins]      # per channel: UID -> failed NDEF reads, or True once reported
         self.ok = [False] * len(cs_pins)
         self.since_fault = [0] * len(cs_pins)
         self.seq = 0
 
     def send(self, kind, *fields):
-        self.write(encode(self.seq, kind, fields))
+        self.write(encode(self.seq, kind, [ascii_words(f) for f in fields]))
         self.seq = (self.seq + 1) % 65536
 
     def start(self):
         self.seq = 0
         self.send("HELLO", FIRMWARE, len(self.pcds))
         for ch in range(len(self.pcds)):
-            self._init(ch)
+            self._guarded(ch, self._init)
+            self.feed()
 
     def _init(self, ch):
         try:
             version = self.pcds[ch].init()
         except ReaderFault as exc:
             self.ok[ch] = False
-            self.send("READER", ch, "%02X" % (self.pcds[ch].version or 0))
-            self.send("FAULT", ch, str(exc))
+            self.send("READER", ch, "%02X" % ((self.pcds[ch].version or 0) & 0xFF))
+            self.send("FAULT", ch, exc)
             return False
         self.ok[ch] = True
         self.known[ch].clear()
+        self.ndef[ch] = {}
         self.send("READER", ch, "%02X" % version)
         return True
 
@@ -108,26 +135,66 @@ class Bridge:
         self.transports[ch].hard_reset()
         for other in range(len(self.pcds)):
             if other != ch and self.ok[other]:
-                self._init(other)
+                self._guarded(other, self._init)
         return self._init(ch)
+
+    def _guarded(self, ch, step):
+        """Run ``step(ch)``; any exception, a bug included, is a FAULT of that channel and not the end of the loop."""
+        try:
+            return step(ch)
+        except Exception as exc:
+            self.ok[ch] = False
+            self.since_fault[ch] = RECOVER_EVERY       # try a reset at once, then every RECOVER_EVERY polls
+            why = str(exc) if isinstance(exc, RfidError) else "%s: %s" % (type(exc).__name__, exc)
+            try:
+                self.send("FAULT", ch, why)
+            except Exception:
+                pass                                   # nothing left to tell it with: the watchdog decides
+            return None
+
+    def _poll(self, ch):
+        if not self.ok[ch]:
+            self.since_fault[ch] += 1
+            if self.since_fault[ch] < RECOVER_EVERY:
+                return
+            self.since_fault[ch] = 0
+            if not self._recover(ch):
+                return
+        uids = self.pcds[ch].inventory(self.known[ch].uids())
+        self.known[ch].update(uids)
+        self._card_ids(ch, uids)
+        self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
+
+    def _card_ids(self, ch, uids):
+        """An ``NDEF`` line for each tag new on the pad, before the POLL that reports it."""
+        seen = self.ndef[ch]
+        for uid in list(seen):
+            if uid not in self.known[ch].misses:
+                del seen[uid]                          # gone for good: read again if it comes back
+        for uid in uids:
+            if seen.get(uid) is True:
+                continue
+            try:
+                status, value = ntag.read_message(self.pcds[ch], uid)
+            except ReaderFault:
+                raise                                  # the reader's fault, not the tag's: a FAULT and a reset
+            except RfidError:
+                seen[uid] = seen.get(uid, 0) + 1
+                if seen[uid] < NDEF_ATTEMPTS:
+                    continue                           # try again on the next poll
+                status, value = ntag.NONE, None        # no NTAG READ (a MIFARE Classic): no card id
+            seen[uid] = True
+            if status == ntag.FOUND and value:
+                self.send("NDEF", ch, _hex(uid), _hex(value))
+            elif status == ntag.BAD:
+                self.send("NDEF", ch, _hex(uid), "?", value)
+            else:
+                self.send("NDEF", ch, _hex(uid), "-")
 
     def poll_once(self):
         for ch in range(len(self.pcds)):
-            if not self.ok[ch]:
-                self.since_fault[ch] += 1
-                if self.since_fault[ch] < RECOVER_EVERY or not self._recover(ch):
-                    if self.since_fault[ch] >= RECOVER_EVERY:
-                        self.since_fault[ch] = 0
-                    continue
-            try:
-                uids = self.pcds[ch].inventory(self.known[ch].uids())
-            except RfidError as exc:
-                self.ok[ch] = False
-                self.since_fault[ch] = RECOVER_EVERY       # try a reset at once, then every RECOVER_EVERY polls
-                self.send("FAULT", ch, str(exc))
-                continue
-            self.known[ch].update(uids)
-            self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
+            self._guarded(ch, self._poll)
+            self.feed()
 
     def run(self):
         self.start()
@@ -136,12 +203,13 @@ class Bridge:
 
 
 def main():
-    """On the Pico: wire up the pins of PIN_MAP and run forever, reporting on USB serial (stdout)."""
+    """On the Pico: wire up the pins of PIN_MAP, arm the watchdog, run forever reporting on USB serial (stdout)."""
     import sys
     import time
-    from machine import SPI, Pin
+    from machine import SPI, WDT, Pin
     from pinmap import CS_PINS, MISO, MOSI, RESET, SCK, SPI_ID, SPI_HZ
+    wdt = WDT(timeout=WDT_TIMEOUT_MS)
     spi = SPI(SPI_ID, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(SCK), mosi=Pin(MOSI), miso=Pin(MISO))
     cs = [Pin(n, Pin.OUT, value=1) for n in CS_PINS]
     reset = Pin(RESET, Pin.OUT, value=1)
-    Bridge(spi, cs, reset, sys.stdout.write, time.sleep_us).run()
+    Bridge(spi, cs, reset, sys.stdout.write, time.sleep_us, wdt.feed).run()

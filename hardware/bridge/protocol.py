@@ -18,8 +18,19 @@ Types (channel = the bridge's reader number, 0-15 = pad index in the profile):
     a reader was initialised; version register in hex, ``00`` when it does not answer.
 ``POLL <channel> <uids>``
     one poll of one reader: UIDs in hex separated by commas, ``-`` for none.
+``NDEF <channel> <uid> <message>``
+    the NDEF message of a tag new on the pad, sent before the ``POLL`` that
+    reports the tag: the message in hex, ``-`` for none (a blank tag, or no
+    NTAG memory), ``? <why…>`` when the tag's TLVs are unreadable.  The host
+    decodes the message with ndeflib (:mod:`hardware.ndef`).
 ``FAULT <channel> <words…>``
-    the reader could not be polled this time (and why).
+    the reader could not be polled this time (and why); any exception in the
+    firmware's poll of a channel, a bug included, comes out as one.
+
+The firmware sends ASCII only.  The host checks the CRC over the bytes as
+received, so a line from an older firmware with a ``µ`` in it still counts as
+intact (its text is shown with ``?``), and it refuses a sequence number or a
+channel that cannot be one (5,000 digits, ``-1``) as a protocol error.
 
 This module runs on the Pico too (MicroPython): it is copied next to the
 firmware's ``main.py`` with ``hardware/rc522/pcd.py``.
@@ -30,7 +41,8 @@ except ImportError:                 # on the Pico, the files lie side by side
     from pcd import crc_a
 
 MAX_SEQ = 65536
-KINDS = ("HELLO", "READER", "POLL", "FAULT")
+MAX_CHANNELS = 16
+KINDS = ("HELLO", "READER", "POLL", "NDEF", "FAULT")
 
 
 class ProtocolError(ValueError):
@@ -38,7 +50,8 @@ class ProtocolError(ValueError):
 
 
 def checksum(body):
-    crc = crc_a(body.encode())
+    """CRC of ``body`` (str, or the bytes as received) as four hex digits."""
+    crc = crc_a(body.encode() if isinstance(body, str) else body)
     return "%04X" % (crc[0] | crc[1] << 8)
 
 
@@ -48,22 +61,33 @@ def encode(seq, kind, fields):
 
 
 def decode(line):
-    """``(seq, kind, fields)`` of one line, or :class:`ProtocolError`."""
-    if isinstance(line, (bytes, bytearray)):
-        try:
-            line = bytes(line).decode("ascii")
-        except UnicodeError:
-            raise ProtocolError("not ASCII")
-    line = line.strip()
-    body, sep, crc = line.rpartition(" *")
+    """``(seq, kind, fields)`` of one line, or :class:`ProtocolError`.
+
+    Runs on the host only.  Any bytes give one or the other: non-ASCII text
+    that passes the CRC is kept with ``?`` in place of what is not ASCII.
+    """
+    if isinstance(line, str):
+        line = line.encode("utf-8", "replace")
+    raw = bytes(line).strip()
+    body, sep, crc = raw.rpartition(b" *")
     if not sep or len(crc) != 4:
         raise ProtocolError("no checksum")
-    if checksum(body) != crc.upper():
+    if checksum(body) != crc.decode("ascii", "replace").upper():
         raise ProtocolError("checksum mismatch")
-    parts = body.split(" ")
-    if len(parts) < 2 or not parts[0].isdigit() or parts[1] not in KINDS:
+    text = body.decode("ascii", "replace").replace("\ufffd", "?")
+    parts = text.split(" ")
+    if len(parts) < 2 or parts[1] not in KINDS:
         raise ProtocolError("malformed line")
+    if not (parts[0].isascii() and parts[0].isdigit() and len(parts[0]) <= 5 and int(parts[0]) < MAX_SEQ):
+        raise ProtocolError("sequence number %r out of range" % parts[0][:12])
+    if parts[1] != "HELLO":
+        if len(parts) < 3 or not channel_ok(parts[2]):
+            raise ProtocolError("channel %r out of range" % (parts[2][:12] if len(parts) > 2 else ""))
     return int(parts[0]), parts[1], parts[2:]
+
+
+def channel_ok(field):
+    return field.isascii() and field.isdigit() and len(field) <= 2 and int(field) < MAX_CHANNELS
 
 
 def uids_field(uids):

@@ -62,15 +62,30 @@ RESET_VALUES = {
 CRC_PRESETS = {0: 0x0000, 1: 0x6363, 2: 0xA671, 3: 0xFFFF}
 
 
-class ModelClock:
-    """Modelled time shared by every emulated chip on one host, and the transaction count."""
+SLEEP_OVERSHOOT_S = (75e-6, 100e-6)
 
-    def __init__(self):
+
+class ModelClock:
+    """Modelled time shared by every emulated chip on one host, and the transaction count.
+
+    ``sleep`` overshoots like ``time.sleep`` on a Raspberry Pi running Linux:
+    every call that sleeps at all returns 75–100 µs late (timer slack and the
+    wake-up; docs/hardware/emulator.md), drawn from a seeded generator.
+    ``overshoot=None`` gives the ideal clock.
+    """
+
+    def __init__(self, overshoot: tuple[float, float] | None = SLEEP_OVERSHOOT_S, seed: int = 1):
         self.now = 0.0
         self.transactions = 0
+        self.overshoot = overshoot
+        self.sleeps = 0
+        self._rng = random.Random(seed)
 
     def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
+        if seconds <= 0:
+            return
+        self.sleeps += 1
+        self.now += seconds + (self._rng.uniform(*self.overshoot) if self.overshoot else 0.0)
 
 
 @dataclass
@@ -93,8 +108,10 @@ class EmulatedRC522:
     """One MFRC522 on an SPI bus.  ``reset_pin``: the gpiozero (Mock)pin wired to its RST input."""
 
     def __init__(self, clock: ModelClock | None = None, *, version: int = 0x92, spi_hz: int = SPI_HZ,
-                 host_overhead: float = HOST_OVERHEAD_S, reset_pin=None, faults: Faults | None = None):
+                 host_overhead: float = HOST_OVERHEAD_S, reset_pin=None, faults: Faults | None = None,
+                 physics=None):
         self.clock = clock or ModelClock()
+        self.physics = physics             # hardware.emulator.physics.Physics, or None: the ideal world
         self.version = version
         self.spi_hz = spi_hz
         self.max_speed_hz = spi_hz
@@ -109,13 +126,22 @@ class EmulatedRC522:
         self._power_on()
 
     # -- the table side -------------------------------------------------------------------
-    def place(self, tag: VirtualTag) -> None:
-        """Put ``tag`` in this reader's field (it may lie in another one too, across two pads)."""
+    def place(self, tag: VirtualTag, offset: tuple[float, float] | None = None) -> None:
+        """Put ``tag`` in this reader's field (it may lie in another one too, across two pads).
+
+        ``offset``: where its sticker lies relative to the pad centre, in cm
+        (stacked tags whose stickers lie on top of each other detune each other).
+        """
+        if offset is not None:
+            tag.offset = (float(offset[0]), float(offset[1]))
         if tag not in self.tags:
             if not tag.fields:
                 tag.power_off()
+            powered = any(f.field_on for f in tag.fields)
             self.tags.append(tag)
             tag.fields.append(self)
+            if self.field_on and not powered:
+                self._power_up(tag)
 
     def remove(self, tag: VirtualTag) -> None:
         if tag in self.tags:
@@ -152,6 +178,10 @@ class EmulatedRC522:
 
     def close(self) -> None:
         self.closed = True
+
+    def _power_up(self, tag: VirtualTag) -> None:
+        delay = self.physics.power_up_delay() if self.physics is not None else 0.0
+        tag.ready_at = self.clock.now + delay
 
     # -- reset and power -------------------------------------------------------------------
     def _in_reset(self) -> bool:
@@ -221,6 +251,10 @@ class EmulatedRC522:
                 self._start_transmission(transceive=True)
         elif reg == R.TxControlReg:
             was_on = self.regs[reg] & 0x03
+            if not was_on and value & 0x03 and not self.faults.dead:
+                for tag in self.tags:
+                    if not any(f.field_on for f in tag.fields):
+                        self._power_up(tag)
             self.regs[reg] = value
             if was_on and not value & 0x03:
                 self._field_off()
@@ -288,9 +322,18 @@ class EmulatedRC522:
         if not self.regs[R.TxControlReg] & 0x03:
             return                                                           # no field, nobody hears
         replies = []
-        for tag in list(self.tags):
+        physics = self.physics
+        overheard = physics.overheard(self) if physics is not None else []
+        for tag in list(self.tags) + overheard:
+            if not tag.ready(end):
+                continue                                                     # still powering up
             miss = nbits == 7 and self.faults.miss_rate > 0 and self.faults.rng.random() < self.faults.miss_rate
+            if nbits == 7 and physics is not None and tag not in overheard:
+                miss = physics.stack_miss(tag, self) or miss
             reply = tag.receive(data, nbits, miss=miss)
+            if reply is not None and tag in overheard:
+                bits = physics.garble(reply[0])
+                reply = (bits, reply[1])
             if reply is not None:
                 replies.append(reply)
         if not transceive or not replies:

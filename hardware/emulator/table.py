@@ -9,6 +9,17 @@ debouncer has decided, so the events arrive before they return, as the direct
 :class:`~hardware.sources.SimulatedTable` does, but through every layer a real
 table uses.  Time inside is the emulator's modelled time; the events carry the
 host's ``time.monotonic()``.
+
+The table lives in the realistic world by default (:class:`~hardware.emulator.physics.Physics`:
+stacked tags detune, neighbouring fields cross-talk, tags need up to 5 ms to
+power up, ``time.sleep`` overshoots); ``physics=Physics(ideal=True)`` and
+``ModelClock(overshoot=None)`` give the ideal one for unit tests.  Pads of a
+profile lie where its ``[reading.positions]`` say; pads made up on the fly lie
+in a row ``AD_HOC_SPACING_CM`` apart, and their fields are switched.
+
+Pad modes: ``set_modes({pad: "tap"})`` makes ``place`` on that pad a tap — the
+card is laid on the pad, read, and moved onto its pile beside the pad, as a
+player does (docs/hardware/tables.md).
 """
 from __future__ import annotations
 
@@ -18,12 +29,14 @@ from companion.table import TableProfile
 from companion.tags import normalise_uid
 from hardware.debounce import Debouncer
 from hardware.emulator.chip import EmulatedRC522, Faults, ModelClock
+from hardware.emulator.physics import Physics
 from hardware.emulator.tags import VirtualTag
 from hardware.polling import PolledTable
-from hardware.readers import PadReader, ReaderSpec, link_reset_lines, reader_specs
+from hardware.readers import PadReader, ReaderSpec, ReadingPlan, link_reset_lines, reader_specs, reading_plan
 from hardware.rc522.transport import Mfrc522Transport
 
 RESET_PIN = 25           # the simulated table's readers share one reset line, like the 16-pad wiring
+AD_HOC_SPACING_CM = 9.0  # pads made up on the fly: one card width plus a gap, closer than the cross-talk distance
 
 
 def _mock_factory():
@@ -37,8 +50,13 @@ class EmulatedTable(PolledTable):
     simulated = True
 
     def __init__(self, pads=None, *, specs: list[ReaderSpec] | None = None, clock=time.monotonic,
-                 model: ModelClock | None = None, pin_factory=None, ndef=None, misses_to_remove: int = 3):
+                 model: ModelClock | None = None, pin_factory=None, ndef=None, misses_to_remove: int = 3,
+                 physics: Physics | None = None, plan: ReadingPlan | None = None, host_overhead: float | None = None):
         self.model = model or ModelClock()
+        self.physics = physics or Physics()
+        self.plan = plan or ReadingPlan("switched", {}, f"emulated pads in a row {AD_HOC_SPACING_CM:g} cm apart")
+        self.host_overhead = host_overhead
+        self.modes: dict[str, str] = {}
         self.pin_factory = pin_factory or _mock_factory()
         self._reset_lines: dict[int, object] = {}
         self.chips: dict[str, EmulatedRC522] = {}
@@ -47,7 +65,7 @@ class EmulatedTable(PolledTable):
         readers = [self._emulated_reader(s) for s in (specs or [])]
         link_reset_lines(readers)
         super().__init__(readers, debouncer=Debouncer(misses_to_remove), clock=clock, min_cycle_s=0.0,
-                         name="emulated")
+                         name="emulated", plan=self.plan)
         for pad in pads or []:
             self._ensure_pad(pad)
 
@@ -55,6 +73,7 @@ class EmulatedTable(PolledTable):
     def from_profile(cls, profile: TableProfile, **kwargs) -> "EmulatedTable":
         """The profile's RC522 readers, emulated (bridges are left out: they have their own stand-in)."""
         specs = [s for s in reader_specs(profile) if s.kind == "rc522"]
+        kwargs.setdefault("plan", reading_plan(profile))
         return cls(specs=specs, **kwargs)
 
     def _emulated_reader(self, spec: ReaderSpec) -> PadReader:
@@ -65,12 +84,19 @@ class EmulatedTable(PolledTable):
             if reset is None:
                 reset = self._reset_lines[spec.reset_gpio] = DigitalOutputDevice(
                     spec.reset_gpio, initial_value=True, pin_factory=self.pin_factory)
+        extra = {} if self.host_overhead is None else {"host_overhead": self.host_overhead}
         chip = EmulatedRC522(self.model, reset_pin=reset.pin if reset is not None else None,
-                             faults=Faults(seed=len(self.chips) + 1))
-        self.chips[spec.pads[0]] = chip
+                             faults=Faults(seed=len(self.chips) + 1), physics=self.physics, **extra)
+        pad = spec.pads[0]
+        self.chips[pad] = chip
+        if pad not in self.plan.positions:
+            # a pad made up on the fly lies in a row with the others; the plan knows it too (pre-warming)
+            self.plan.positions[pad] = (AD_HOC_SPACING_CM * len(self.chips), -50.0)
+        self.physics.put(chip, self.plan.positions[pad])
         transport = Mfrc522Transport(chip, reset=reset, sleep=self.model.sleep, name=spec.id)
-        # a simulated pile (a discard zone) may hold far more cards than a real field could power
-        return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef, max_tags=64)
+        # the ideal world lets a simulated pile hold far more cards than a real field could power
+        return PadReader(spec, transport, clock=lambda: self.model.now, ndef=self._ndef,
+                         max_tags=64 if self.physics.ideal else 8, switched=self.plan.switched)
 
     def _ensure_pad(self, pad: str) -> PadReader:
         for r in self.readers:
@@ -89,9 +115,15 @@ class EmulatedTable(PolledTable):
     def start(self, on_event, background: bool = False) -> None:
         super().start(on_event, background=background)
 
-    def set_pads(self, pads: list[str]) -> None:
+    def set_pads(self, pads: list[str], modes: dict[str, str] | None = None) -> None:
         for pad in pads:
             self._ensure_pad(pad)
+        if modes is not None:
+            self.set_modes(modes)
+
+    def set_modes(self, modes: dict[str, str]) -> None:
+        """Pad → "hold" or "tap" (a pad not named holds)."""
+        self.modes = dict(modes)
 
     def tag(self, uid: str, kind: str | None = None) -> VirtualTag:
         """The virtual tag with ``uid`` (one object per UID, so it can lie across two pads)."""
@@ -100,13 +132,24 @@ class EmulatedTable(PolledTable):
             self.virtual_tags[uid] = VirtualTag(uid, kind)
         return self.virtual_tags[uid]
 
-    def place(self, pad: str, uid: str) -> list:
-        """Put the tag on ``pad`` and poll until the pad's reader has reported it; returns the events."""
+    def place(self, pad: str, uid: str, offset=None) -> list:
+        """Put the tag on ``pad`` and poll until the pad's reader has reported it; returns the events.
+
+        On a ``tap`` pad the card is then moved onto its pile beside the pad
+        (lifted, and polled until the reader has noticed).
+        """
         reader = self._ensure_pad(pad)
         tag = self.tag(uid)
-        self.chips[pad].place(tag)
-        return self._settle(reader, lambda: tag.uid_hex in self.debouncer.on_pad(pad)
-                            or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()))
+        chip = self.chips[pad]
+        if offset is None and tag not in chip.tags:
+            # as tables.md asks of players: a second card on a hold pad lies with its sticker offset
+            offset = (0.0, 3.0 * len(chip.tags))
+        chip.place(tag, offset)
+        events = self._settle(reader, lambda: tag.uid_hex in self.debouncer.on_pad(pad)
+                              or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()))
+        if self.modes.get(pad) == "tap":
+            events += self.lift(pad, uid)
+        return events
 
     def lift(self, pad: str, uid: str) -> list:
         """Take the tag off ``pad`` and poll until the removal is reported; returns the events."""

@@ -22,6 +22,13 @@ IDLE, READY, ACTIVE, HALT = "IDLE", "READY", "ACTIVE", "HALT"
 NTAG_TYPES = {"ntag213": (45, 0x12), "ntag215": (135, 0x3E), "ntag216": (231, 0x6D)}
 NTAG_VERSION = {"ntag213": 0x0F, "ntag215": 0x11, "ntag216": 0x13}
 WRITE_TIME_S = 4.1e-3          # NTAG21x EEPROM programming time before the ACK
+# Memory content at delivery (NXP NTAG213/215/216 datasheet, "Memory content at delivery"): the
+# NTAG213 ships with a Lock Control TLV (01 03 A0 0C 34) before its empty NDEF TLV (03 00) and the
+# terminator (FE); the NTAG215/216 with the empty NDEF TLV alone.  Dumps of new NTAG213s show the
+# same bytes (docs/hardware/emulator.md).
+FACTORY_DATA = {"ntag213": bytes.fromhex("0103A00C340300FE"), "ntag215": bytes.fromhex("0300FE00"),
+                "ntag216": bytes.fromhex("0300FE00")}
+FACTORY_CONFIG = bytes.fromhex("000000BD" "040000FF" "00050000" "FFFFFFFF" "00000000")   # dyn. lock, CFG0, CFG1, PWD, PACK
 
 
 class VirtualTag:
@@ -41,6 +48,8 @@ class VirtualTag:
         self.level = 0
         self.deaf = False              # fault injection: ignores everything until the next REQA/WUPA
         self.fields: list = []         # the emulated readers whose field it lies in
+        self.offset = (0.0, 0.0)       # where its antenna lies relative to the pad centre (cm)
+        self.ready_at = 0.0            # modelled time from which a powered tag answers (power-up delay)
 
     def __repr__(self):
         return f"VirtualTag({self.uid.hex().upper()}, {self.kind}, {self.state})"
@@ -57,8 +66,11 @@ class VirtualTag:
         mem[3] = CASCADE_TAG ^ u[0] ^ u[1] ^ u[2]
         mem[4:8] = u[3:7]
         mem[8] = bcc(u[3:7])
+        mem[9] = 0x48                                     # "internal" byte, as NXP ships it
         mem[12:16] = bytes((0xE1, 0x10, size, 0x00))     # capability container: NDEF, v1.0, size, read/write
-        mem[16:20] = bytes((0x03, 0x00, 0xFE, 0x00))     # an empty NDEF message TLV, then the terminator
+        data = FACTORY_DATA[self.kind]
+        mem[16:16 + len(data)] = data
+        mem[(pages - 5) * 4:] = FACTORY_CONFIG
         return mem
 
     @property
@@ -77,6 +89,10 @@ class VirtualTag:
     def _fall_back(self) -> None:
         self.state = HALT if self.from_halt else IDLE
         self.level = 0
+
+    def ready(self, now: float) -> bool:
+        """Powered long enough to answer (the ISO/IEC 14443-3 power-up time has passed)."""
+        return now >= self.ready_at
 
     def receive(self, frame: bytes, nbits: int, miss: bool = False) -> tuple[list[int], float] | None:
         """Handle a PCD frame of ``nbits`` bits; returns (reply bits, extra delay s) or None for silence.

@@ -62,8 +62,12 @@ ERR_CRC = 0x04
 ERR_COLL = 0x08
 ERR_BUFFER = 0x10
 
+# VersionReg values of chips that work as an MFRC522.  0x91/0x92 are NXP's (datasheet 9.3.4.8); 0x88 and 0xB2
+# are Fudan FM17522 clones, 0x12 a counterfeit (the miguelbalboa/rfid driver's self-test tables); 0x82 and 0x89
+# are clones sold on cheap RC522 boards (reported by their users, issue 12).  0x00/0xFF mean nobody answers.
 KNOWN_VERSIONS = {0x88: "FM17522 clone", 0x90: "MFRC522 v0.0", 0x91: "MFRC522 v1.0",
-                  0x92: "MFRC522 v2.0", 0xB2: "FM17522 clone", 0x12: "counterfeit MFRC522"}
+                  0x92: "MFRC522 v2.0", 0xB2: "FM17522 clone", 0x12: "counterfeit MFRC522",
+                  0x82: "MFRC522 clone", 0x89: "MFRC522 clone"}
 
 
 class RfidError(Exception):
@@ -86,7 +90,8 @@ class Collision(RfidError):
     """Several tags answered at once; ``bit`` is the first bit (0-based, in the reply) that differs."""
 
     def __init__(self, bit, data):
-        RfidError.__init__(self, "collision at bit %d" % bit)
+        # super(), not RfidError.__init__(self, …): MicroPython's exception classes have no __init__ attribute
+        super().__init__("collision at bit %d" % bit)
         self.bit = bit
         self.data = data
 

@@ -1,6 +1,8 @@
 """`companion price`: Creature Combat Territory's card designer on the command line (issue 5)."""
 import json
 
+import pytest
+
 from companion.cards import DATA_DIR
 from companion.cli import main
 
@@ -30,3 +32,17 @@ def test_a_creature_the_engine_cannot_play_is_refused_with_reasons(tmp_path, cap
 def test_the_shipped_catalogue_prices_with_its_custom_biomes(capsys):
     assert main(["price", str(DATA_DIR / "territory" / "cards.json")]) == 0
     assert capsys.readouterr().out.count("Star count") >= 40
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\xff\xfe", "line 1: byte 0xff is not UTF-8"),
+    (b"[" * 100_000, "nested more than 32 levels deep"),
+    (b'{"cards": [\n1]}', "line 2: cards[0]: 1 is not of type 'object'"),
+    (b'{"cards": [{"attrs": {"base_power": ' + b"9" * 5000 + b"}}]}", "a number is too long"),
+])
+def test_a_broken_card_file_is_one_sentence(tmp_path, capsys, data, words):
+    path = tmp_path / "cards.json"
+    path.write_bytes(data)
+    assert main(["price", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -98,7 +98,9 @@ def test_kill_minus_nine_at_random_points_loses_no_committed_action(tmp_path):
         reported = int(reports[-1][0]) if reports else 0
 
         with Store(db_path) as store:
+            assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             resumed = Session.resume(store, game_id)
+            assert resumed._redo == []                    # this child never undoes: the redo table stays empty
             n = len(resumed.actions)
             assert reported <= n <= reported + 1, f"game {seed}: {reported} reported, {n} in the log"
             # Recompute the child's game and compare action by action and state by state.
@@ -121,3 +123,131 @@ def test_kill_minus_nine_at_random_points_loses_no_committed_action(tmp_path):
                         break
                     table.play(choose(rules, resumed.state, len(resumed.actions), seed))
     assert killed_mid_game >= GAMES * 0.9
+
+
+# ---- kills during every kind of write: actions, undo, redo, start and resume ---------------------
+KILLS = 80
+OPS = ("act", "undo", "redo", "resume", "start")
+
+
+def next_op(seed: int, done: int) -> str:
+    roll = Rng(seed * 7919 + done).randrange(100)
+    return "act" if roll < 55 else "undo" if roll < 70 else "redo" if roll < 85 else "resume" if roll < 93 else "start"
+
+
+def script(store, seed: int, report, stop_after: int | None = None) -> None:
+    """The child's life: a deterministic mix of every write the companion makes.
+
+    ``report(ops)`` is called after each completed operation; the parent runs the
+    same script on a scratch database to know what each moment should look like.
+    """
+    session = Session.start(store, "sams", {}, seed=seed)
+    done = 0
+    report(done)
+    while stop_after is None or done < stop_after:
+        op = next_op(seed, done)
+        if op == "act" and not session.rules.is_over(session.state):
+            session.act(choose(session.rules, session.state, done, seed))
+        elif op == "undo" and session.can_undo():
+            session.undo()
+        elif op == "redo" and session.can_redo():
+            session.redo()
+        elif op == "resume":
+            session = Session.resume(store, session.id)
+        elif op == "start":
+            session = Session.start(store, "sams", {}, seed=seed * 31 + done)
+        done += 1
+        report(done)
+
+
+def snapshot(store) -> dict:
+    """Every game's log and redo table, as the database holds them."""
+    return {gid: (store.load_game(gid)[3], store.load_game(gid)[4])
+            for (gid,) in store.db.execute("SELECT id FROM games ORDER BY id")}
+
+
+def replica_snapshots(seed: int, upto: int, folder) -> list[dict]:
+    """What the database should hold after the start and after 1, 2, … ``upto`` operations of ``script``."""
+    shots: list[dict] = []
+    with Store(folder / "replica.sqlite3") as store:
+        script(store, seed, lambda _done: shots.append(snapshot(store)), stop_after=upto)
+    return shots
+
+
+def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(tmp_path):
+    """SIGKILL at random moments of a script of actions, undos, redos, starts and resumes.
+
+    The parent paces the child (one "go" byte per operation), so it knows which
+    operation is in flight when the kill lands, and aims the kills at each kind
+    in turn.  After each kill the database must equal the replica after the last
+    reported operation, or after the one in flight (it committed, the report did
+    not get out); the redo table included; and ``PRAGMA integrity_check`` must pass.
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+    shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path
+    picker = random.Random(13)
+    in_flight = {op: 0 for op in OPS}
+    landed_after_commit = 0
+    for kill in range(KILLS):
+        seed = 1000 + kill
+        aim = OPS[kill % len(OPS)]
+        folder = Path(tempfile.mkdtemp(dir=shm))
+        shots = replica_snapshots(seed, 40, folder)
+        (folder / "replica.sqlite3").unlink()
+        # the first operation of the aimed kind that changes the database (a resume never does)
+        until = next((n for n in range(40) if next_op(seed, n) == aim
+                      and (aim == "resume" or shots[n] != shots[n + 1])), 0)
+        db_path = folder / "companion.sqlite3"
+        Store(db_path).close()
+        read_fd, write_fd = os.pipe()
+        go_read, go_write = os.pipe()
+        os.write(go_write, b"g" * (until + 1))          # the child may do operations 1 … until + 1
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            os.close(go_write)
+
+            def report(done):
+                os.write(write_fd, f"{done}\n".encode())
+                os.read(go_read, 1)                      # wait for the parent's go
+            try:
+                with Store(db_path) as store:
+                    script(store, seed, report)
+            finally:
+                os._exit(0)
+        os.close(write_fd)
+        os.close(go_read)
+        lines: list[str] = []
+        read_lines(read_fd, until + 1, lines)          # reports 0 … until: operation until + 1 is under way
+        if picker.random() < 0.2:                        # mostly at once: the operation is still running
+            time.sleep(picker.random() * 0.0005)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(go_write)
+        while (chunk := os.read(read_fd, 65536)):
+            lines.extend(l for l in chunk.decode().split("\n") if l)
+        os.close(read_fd)
+        reported = int(lines[-1])
+        assert reported in (until, until + 1)           # the child cannot pass the operation it was given
+        with Store(db_path) as store:
+            assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            found = snapshot(store)
+            candidates = shots[until:until + 2]
+            if reported == until + 1:
+                candidates = candidates[1:]             # its report got out: it must be there
+            assert found in candidates, f"kill {kill}: after {reported} operations the database holds {found}"
+            writes = shots[until] != shots[until + 1]
+            if reported == until and (writes or aim == "resume"):
+                in_flight[aim] += 1                      # the kill landed before its report got out
+                landed_after_commit += writes and found == shots[until + 1]
+            if found:                                     # and play goes on from what was found
+                game = max(found)
+                resumed = Session.resume(store, game)
+                if not resumed.rules.is_over(resumed.state):
+                    resumed.act(choose(resumed.rules, resumed.state, 10_000, seed))
+        shutil.rmtree(folder)
+    print(f"\n{KILLS} kills; writing operation in flight: {in_flight}; "
+          f"{landed_after_commit} after its commit, before its report")
+    assert all(in_flight[op] > 0 for op in OPS), in_flight

@@ -51,9 +51,9 @@ def test_illegal_entry_is_named_and_exits_non_zero(finished, tmp_path, capsys):
     (lambda r: r.update(format="chess-pgn"), "'format'"),
     (lambda r: r.update(version=99), "version 99"),
     (lambda r: r.update(game="tiddlywinks"), "'game' 'tiddlywinks'"),
-    (lambda r: r.update(seed="abc"), "'seed'"),
-    (lambda r: r.update(actions={}), "'actions' must be a list"),
-    (lambda r: r["actions"].insert(3, ["play"]), "action 4: not an action object"),
+    (lambda r: r.update(seed="abc"), "seed: 'abc' is not of type 'integer'"),
+    (lambda r: r.update(actions={}), "actions: {} is not of type 'array'"),
+    (lambda r: r["actions"].insert(3, ["play"]), r"actions\[3\]: \['play'\] is not of type 'object'"),
     (lambda r: r["actions"].insert(0, {"type": "castle"}), "action 1"),
     (lambda r: r["actions"].append({"type": "next_round", "seat": 0}), "already over"),
     (lambda r: r["options"].update(colour="blue"), "'options'"),
@@ -69,7 +69,7 @@ def test_not_json_is_a_clear_error(tmp_path, capsys):
     path = tmp_path / "x.json"
     path.write_text("{not json")
     assert main(["replay", str(path)]) == 2
-    assert "not valid JSON (line 1" in capsys.readouterr().err
+    assert "x.json, line 1: not valid JSON (column 2" in capsys.readouterr().err
 
 
 def test_simulate_plays_a_record_through_pad_events(finished, tmp_path, capsys):

@@ -131,11 +131,24 @@ def test_card_on_a_pad_the_game_does_not_use(store):
     assert s.actions[-1]["lane"] == 2
 
 
-def test_lifting_a_played_card_mid_round_is_flagged_and_logged_nowhere(sams):
+def test_lifting_a_played_card_mid_round_is_flagged_and_logged_nowhere(store):
+    """On a hold pad a lifted card leaves its zone, and Sam's refuses that mid-round."""
+    register_virtual_tags(store, "sams")
+    zones = [f"{s}.lane{l}" for s in (0, 1) for l in range(1, 6)]
+    sams = Session.start(store, "sams", {}, seed=5, layout=Layout("sams", {z: z for z in zones},
+                                                                   {z: "hold" for z in zones}))
     sams.handle_pad_event(seen("0.lane1", "sams.7h"))
     events = sams.handle_pad_event(PadEvent("0.lane1", virtual_uid("sams.7h"), GONE))
     assert events[0]["type"] == "rejected" and "put it back" in events[0]["text"]
     assert len(sams.actions) == 1
+
+
+def test_lifting_a_tapped_card_means_nothing(sams):
+    """A Sam's lane is a tap pad by default: the card goes onto the lane's pile, the game keeps it."""
+    assert sams.table.layout.mode_of("0.lane1") == "tap"
+    sams.handle_pad_event(seen("0.lane1", "sams.7h"))
+    assert sams.handle_pad_event(PadEvent("0.lane1", virtual_uid("sams.7h"), GONE)) == []
+    assert sams.view()["zones"]["0.lane1"]["cards"] == ["sams.7h"] and len(sams.actions) == 1
 
 
 def test_listeners_hear_every_change(sams):

@@ -17,6 +17,11 @@ def table_screen(app):
     return app.root.get_screen("table")
 
 
+def faces(box) -> list[tuple[str, bool]]:
+    """A zone's cards as ``(face, hidden)``: each card's fullest text."""
+    return [(choices[0], hidden) for choices, hidden in box.cards]
+
+
 def _public_cards(events) -> set[str]:
     """Cards the shared screen's events name in their fields (a land's reveal, an ability used)."""
     out = set()
@@ -106,8 +111,8 @@ def do(app, action: dict) -> None:
         place(app, *scan)
         return
     screen = table_screen(app)
-    label = screen.action_label(action)
-    buttons = [b for b in harness.walk(screen.ids.actions) if getattr(b, "text", None) == label]
+    buttons = [b for b in [screen.ids.primary, *screen.ids.actions.children]
+               if getattr(b, "action", None) == action and not b.disabled]
     if len(buttons) == 1 and screen.button_actions().count(action) == 1:
         harness.tap(buttons[0])
     else:

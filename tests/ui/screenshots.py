@@ -1,4 +1,4 @@
-"""Screenshots of every screen at 800×480 for docs/screenshots/.
+"""Screenshots of every screen for docs/screenshots/ (each game's table at 800×480 and 1280×800).
 
     Xvfb :99 -screen 0 1280x800x24 &
     DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots
@@ -52,11 +52,11 @@ def main(out: str = "docs/screenshots") -> None:
     shot("setup-sams")
 
     controller = app.controller
+    tables(app, shot)
     controller.start_game("sams", {}, seed=1)
     for lane, card, seat in [(1, "sams.7h", 0), (1, "sams.6s", 1), (1, "sams.9s", 0), (2, "sams.3h", 1),
                              (3, "sams.5h", 0), (1, "sams.4d", 1), (1, "sams.3d", 0), (4, "sams.8c", 1)]:
         place(app, f"{seat}.lane{lane}", card)
-    shot("table-sams")                                   # North's 9♠ lies face down: a card back
     play(40, 3)
     shot("result-sams")
     if result_open(app):
@@ -68,13 +68,10 @@ def main(out: str = "docs/screenshots") -> None:
     app.go("history")
     shot("history")
 
-    for game, steps, seed in [("lifeforce", 12, 3), ("vitaluna", 14, 5), ("territory", 30, 2), ("arcmage", 25, 4)]:
-        controller.start_game(game, {}, seed=1)
-        play(steps, seed)
-        if result_open(app):
-            table_screen(app).result_view.dismiss()
-        shot(f"table-{game}")
-
+    controller.start_game("arcmage", {}, seed=1)
+    play(25, 4)
+    if result_open(app):
+        table_screen(app).result_view.dismiss()
     screen = table_screen(app)
     screen.open_sim_panel()
     shot("simulated-table-panel")
@@ -102,6 +99,56 @@ def main(out: str = "docs/screenshots") -> None:
     app.go("hardware")
     shot("hardware")
     app.stop()
+
+
+#: how far each game is played for its table's picture: (seed, until) — a moment with something on
+#: every part of the table
+TABLE_MOMENTS = {
+    "lifeforce": (3, lambda v: all(v["zones"][f"{s}.support"]["cards"] for s in (0, 1))),
+    "vitaluna": (5, lambda v: v["phase"] == "battle" and sum(1 for p in v["detail"]["positions"].values() if p) >= 10),
+    "territory": (2, lambda v: any(land and land.get("fought") for land in v["detail"].get("lands") or [])),
+    "arcmage": (4, lambda v: v["detail"]["turn"] >= 3 and any(p["front"] for p in v["detail"]["players"])),
+}
+
+
+def tables(app, shot) -> None:
+    """Each game's table at 800×480 and 1280×800: ``table-<game>-<w>x<h>.png``."""
+    from kivy.core.window import Window
+    from companion.engine import Rng
+    from ui import harness
+    from .driver import do, place, result_open, table_screen
+    from .test_tables import NORTH, SOUTH
+
+    def both_sizes(game):
+        screen = table_screen(app)
+        if result_open(app):
+            screen.result_view.dismiss()
+        screen.ids.feed.hide()
+        for box in screen.zone_boxes.values():          # the notes of the last moves last seconds, not forever
+            box.clear_note()
+        for size in ((800, 480), (1280, 800)):
+            Window.size = size
+            harness.frames(6)
+            shot(f"table-{game}-{size[0]}x{size[1]}")
+        Window.size = (800, 480)
+        harness.frames(3)
+
+    controller = app.controller
+    controller.start_game("sams", {}, seed=1)
+    for (nl, nc), (sl, sc) in zip(NORTH, SOUTH):      # a whole round: every lane fought and marked
+        place(app, f"0.lane{nl}", nc)
+        place(app, f"1.lane{sl}", sc)
+    both_sizes("sams")
+    for game, (seed, until) in TABLE_MOMENTS.items():
+        controller.start_game(game, {}, seed=1)
+        session, rng = controller.session, Rng(seed)
+        for _ in range(400):
+            if until(session.view(None)) or session.rules.is_over(session.state):
+                break
+            if result_open(app):
+                table_screen(app).result_view.dismiss()
+            do(app, session.rules.random_action(session.state, rng))
+        both_sizes(game)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from companion.games.lifeforce import sample_decks
 from companion.tags import virtual_uid
 from ui import harness
 
-from .driver import place, table_screen
+from .driver import faces, place, table_screen
 from .test_tables import start
 
 
@@ -24,7 +24,7 @@ def test_home_lists_every_game_and_resumes_the_unfinished_one(home):
     assert resume and f"game #{session.id}, 1 actions" in resume[0]
     harness.tap(harness.button(resume[0]))
     assert app.root.current == "table"
-    assert table_screen(app).zone_boxes["0.lane3"].cards == [("7♥", False)]
+    assert faces(table_screen(app).zone_boxes["0.lane3"]) == [("7♥", False)]
 
 
 def test_setup_variants_reach_the_game(home):
@@ -100,11 +100,12 @@ def test_decks_screen_validates_live_in_players_words(home):
 def test_hardware_screen_lights_the_pad_a_card_lies_on(home):
     app = home
     start(app, "sams")
+    app.controller.source.set_modes({})          # Sam's lanes are tap pads; here the card stays on the pad
     place(app, "0.lane2", "sams.7h")
     app.go("hardware")
     harness.frames(2)
     tiles = {t.zone_id: t for t in app.root.get_screen("hardware").ids.pads.children}
-    assert tiles["0.lane2"].highlight and tiles["0.lane2"].summary == "1 tag"
+    assert tiles["0.lane2"].highlight and tiles["0.lane2"].info == ["1 tag"]
     assert not tiles["0.lane1"].highlight
     assert not any("7♥" in t for t in harness.texts())    # tags are counted, never named
     assert any("simulated" in t for t in harness.texts())

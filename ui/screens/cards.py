@@ -43,6 +43,8 @@ class CardsScreen(ScanningScreen):
         """Every tag seen on a pad while this screen is shown is the tag to work on."""
         if ev.kind == SEEN:
             self.uid, self.pad = ev.uid, ev.pad
+            if ev.card_id:                       # the tag names its own card: a claim, never an override
+                App.get_running_app().controller.store.tags.resolve(ev.uid, ev.card_id)
             self._update()
         return True
 
@@ -75,6 +77,11 @@ class CardsScreen(ScanningScreen):
             where = f"on pad {self.pad}"
             self.tag_text = (f"Tag {self.uid} {where}: " +
                              (f"carries {controller.card_name(carries)}" if carries else "not assigned to a card yet"))
+            claim = next((r for r in controller.store.tags.pending() if r.uid == self.uid), None)
+            if claim is not None:                # confirming a relabel is assigning the claimed card
+                self.selected = self.selected or claim.claimed
+                self.tag_text += (f"; the tag itself says {controller.card_name(claim.claimed)}: "
+                                  f"Assign to accept that")
         self.selected_text = f"Picked: {controller.card_name(self.selected)}" if self.selected else "No card picked"
         self.can_assign = self.uid is not None and self.selected is not None
         self.can_write = self.can_assign and callable(getattr(controller.source, "write_card_id", None))

@@ -50,13 +50,13 @@ class HardwareScreen(Screen):
             grid.clear_widgets()
             tiles = {}
             for pad in pads:
-                tiles[pad] = ZoneBox(zone_id=pad, title=f"pad {pad}")
+                tiles[pad] = ZoneBox(zone_id=pad, title=[f"pad {pad}"])
                 grid.add_widget(tiles[pad])
         for pad, tile in tiles.items():
             count = len(controller.on_pad.get(pad, ()))
             tile.highlight = count > 0
-            tile.summary = f"{count} tag{'s' if count != 1 else ''}" if count else "empty"
-            tile.cards = [("●", True)] * min(count, 6)
+            tile.info = [f"{count} tag{'s' if count != 1 else ''}" if count else "empty"]
+            tile.cards = [(["●"], True)] * min(count, 6)
         self.ids.no_pads.opacity = 0 if pads else 1
 
 

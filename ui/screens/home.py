@@ -10,6 +10,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import games
+from companion.session import unfinished_games
 from ui import theme
 from ui.kv import load_kv
 from ui.widgets import BigButton, Modal
@@ -27,14 +28,24 @@ class HomeScreen(Screen):
         controller = App.get_running_app().controller
         self.table_text = describe_table(controller)
         current = controller.session
-        unfinished = controller.store.unfinished()
+        # Every unfinished game, each with the reason it cannot be resumed (a broken card file, an
+        # engine that does not load): none is ever hidden.
+        listed = unfinished_games(controller.store)
+        resumable = [u.info for u in listed if u.problem is None]
+        more = f" · {len(listed) - 1} more unfinished in History" if len(listed) > 1 else ""
         if current is not None and not current.rules.is_over(current.state):
             self._resume_id = current.id
             self.resume_text = f"Back to {current.rules.title} (game #{current.id}, {len(current.actions)} actions)"
-        elif unfinished is not None and unfinished.game in playable_games():
+        elif resumable:
+            unfinished = resumable[0]
             self._resume_id = unfinished.id
             self.resume_text = (f"Resume {games.KNOWN_GAMES.get(unfinished.game, unfinished.game)} "
-                                f"(game #{unfinished.id}, {unfinished.actions} actions, {unfinished.updated})")
+                                f"(game #{unfinished.id}, {unfinished.actions} actions, {unfinished.updated})" + more)
+        elif listed:
+            broken = listed[0]
+            self._resume_id = broken.info.id
+            why = f"Game #{broken.info.id} cannot be resumed yet: {broken.problem}"
+            self.resume_text = (why if len(why) <= 160 else why[:159] + "…") + more
         else:
             self._resume_id = None
             self.resume_text = ""

@@ -1,35 +1,46 @@
-"""The table screen every game gets: its zones laid out like the table, driven by the view.
+"""The table screen's shared base, and the layout a game without its own screen gets.
 
-It knows nothing about any one game.  Everything comes from the engine
-contract (see :mod:`companion.engine`):
+Everything comes from the engine contract (see :mod:`companion.engine`):
 
-* ``rules.zones(options)`` — the zones, laid out by seat: seat 0's zones in a
-  row at the top (the far side of the table), shared zones in the middle,
-  seat 1's at the bottom.  A game's own screen overrides :meth:`rows` when its
-  table has more than one row per player;
 * ``session.view(None)`` — the shared screen's view: active seat, phase,
-  counters (adjustable ones get − and +), what lies in each zone (face-down
-  cards arrive as ``{"hidden": True}`` and are drawn as card backs; the screen
-  never asks for a seat's view);
-* ``rules.legal_actions(state)`` — the actions that are not a card on a pad
-  (``scan_for`` returns None for them) become buttons;
-* the session's events, redacted for the shared screen: rejected scans become
-  a banner that says why and where the card belongs, and a ``battle_result``
-  or ``game_over`` opens the result view with the engine's explanation.
+  counters, what lies in each zone (face-down cards arrive as ``{"hidden":
+  True}`` and are drawn as card backs; the screen never asks for a seat's
+  view) and the game's ``detail``, which each game's own screen
+  (``ui/tables/<game>.py``) lays out like that game's table;
+* ``rules.legal_actions(state)`` and ``rules.confirm_action`` — the actions
+  that are not a card on a pad become buttons; the confirm action ("Done",
+  "Next round", the next phase) always sits in the same place, bottom right;
+* the session's events, redacted for the shared screen: each is shown on the
+  zone it happened on for a few seconds and in the feed; a decided battle
+  marks the winning zone with its reason; a rejected scan is a banner.
+
+The screen is a FloatLayout: banners, the feed and the simulated table's hint
+lie *over* the board, so no zone moves when a message appears.  Sizes follow
+``app.fscale`` (the text size), so a bigger window gives the board more room
+and the labels more words, not bigger letters.
 """
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import Zone
 from ui import theme
 from ui.kv import load_kv
-from ui.widgets import BigButton, CounterBox, ZoneBox
+from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox
 
-MAX_ACTION_BUTTONS = 4
+MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
+#: events that a zone flashes (everything with a zone does; these are the ones without a text worth a note)
+QUIET_EVENTS = ("turn", "phase", "undone")
+
+
+class SeatTag(FitLabel):
+    """A player's name on their seat colour (seat None: neutral)."""
+
+    seat = ObjectProperty(None, allownone=True)
 
 
 class TableScreen(Screen):
@@ -39,7 +50,9 @@ class TableScreen(Screen):
     active_seat = ObjectProperty(None, allownone=True)
     active_name = StringProperty("")
     phase_label = StringProperty("")
+    phase_choices = ListProperty()
     last_event = StringProperty("")
+    status_choices = ListProperty()
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     simulated = BooleanProperty(False)
@@ -57,8 +70,11 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         self.zone_boxes: dict[str, ZoneBox] = {}
         self.counter_boxes: dict[str, CounterBox] = {}
+        self.seat_tags: list[SeatTag] = []
         self._counter_ids: list[str] = []
         self.result_view = None
+        self.view: dict = {}
+        self._shown_actions = None
 
     # ---- life cycle ----------------------------------------------------------------
     def attach(self, controller, session) -> None:
@@ -69,7 +85,11 @@ class TableScreen(Screen):
         controller.bind(on_session_events=self._on_session_events)
         from ui.screens.result import ResultView
         self.result_view = ResultView(screen=self)       # built once: scoring must not wait for it
-        self.build_board()
+        self.zone_boxes.clear()
+        self.counter_boxes.clear()
+        self.seat_tags.clear()
+        self.ids.board.clear_widgets()
+        self.build_board(self.ids.board)
         self.refresh()
 
     def detach(self) -> None:
@@ -79,17 +99,55 @@ class TableScreen(Screen):
             self.result_view.dismiss()
         self.session = None
 
-    # ---- layout --------------------------------------------------------------------
-    #: a seat with more zones than this gets one row per kind of zone (Vita Luna: white, grey)
+    # ---- building blocks for a game's layout ------------------------------------------------
+    @property
+    def players(self) -> list[str]:
+        return list(self.session.options.get("players") or ["North", "South"])
+
+    @staticmethod
+    def fs() -> float:
+        """``app.fscale``: what sizes that follow the text are multiplied by."""
+        app = App.get_running_app()
+        return app.fscale if app else 1.0
+
+    def zone(self, zone_id: str, **kwargs) -> ZoneBox:
+        """The zone box for ``zone_id`` (every zone of the game needs one: it is also its
+        virtual pad on the simulated table)."""
+        seat = kwargs.pop("seat", _seat_of(zone_id))
+        box = ZoneBox(zone_id=zone_id, seat=seat, **kwargs)
+        box.bind(on_release=self.on_zone_touched)
+        self.zone_boxes[zone_id] = box
+        return box
+
+    def counter(self, counter_id: str, short: tuple[str, ...] = (), **kwargs) -> CounterBox:
+        """A counter box for ``counter_id``, filled from the view's counters on every refresh."""
+        box = CounterBox(counter_id=counter_id, short_titles=list(short), **kwargs)
+        box.bind(on_adjust=self.on_counter_adjust)
+        self.counter_boxes[counter_id] = box
+        return box
+
+    def seat_tag(self, seat: int, **kwargs) -> SeatTag:
+        tag = SeatTag(seat=seat, **kwargs)
+        self.seat_tags.append(tag)
+        return tag
+
+    def row(self, *widgets, **kwargs) -> BoxLayout:
+        kwargs.setdefault("spacing", 4 * self.fs())
+        line = BoxLayout(**kwargs)
+        for w in widgets:
+            line.add_widget(w)
+        return line
+
+    def column(self, *widgets, **kwargs) -> BoxLayout:
+        return self.row(*widgets, orientation="vertical", **kwargs)
+
+    # ---- the layout a game without its own screen gets ----------------------------------------
+    #: a seat with more zones than this gets one row per kind of zone
     MAX_ZONES_PER_ROW = 7
 
     def rows(self, zones: list[Zone]) -> list[list[Zone]]:
-        """Zones in rows as they lie on the table, far side (seat 0) first.
-
-        A seat with many zones gets one row per kind ("0.white1" and
-        "0.grey1" are kinds "white" and "grey"); the kind the game lists first
-        lies nearest the middle of the table, facing the opponent.
-        """
+        """Zones in rows as they lie on the table, far side (seat 0) first; a seat with many zones
+        gets one row per kind ("0.white1" and "0.grey1" are kinds "white" and "grey")."""
         by_seat = {0: [], None: [], 1: []}
         for zone in zones:
             by_seat.setdefault(zone.seat, []).append(zone)
@@ -108,25 +166,26 @@ class TableScreen(Screen):
             rows.extend(reversed(groups) if seat == 0 else groups)
         return rows
 
-    def build_board(self) -> None:
-        board = self.ids.board
-        board.clear_widgets()
-        self.zone_boxes.clear()
-        players = self.session.options.get("players") or ["North", "South"]
-        for row in self.rows(self.session.rules.zones(self.session.options)):
-            line = BoxLayout(spacing=4 * self._scale())
-            for zone in row:
-                box = ZoneBox(zone_id=zone.id, title=zone_title(zone.label, players), seat=zone.seat)
-                box.bind(on_release=self.on_zone_touched)
-                self.zone_boxes[zone.id] = box
-                line.add_widget(box)
-            board.add_widget(line)
-
-    @staticmethod
-    def _scale() -> float:
-        from kivy.app import App
-        app = App.get_running_app()
-        return app.scale if app else 1.0
+    def build_board(self, board) -> None:
+        """Seat 0's counters and zones at the top (the far side), shared zones, seat 1's at the
+        bottom.  A game's own screen replaces this with its table."""
+        fs = self.fs()
+        view = self.session.view(None)
+        strips = {0: self.row(self.seat_tag(0, size_hint_x=None, width=110 * fs), size_hint_y=None,
+                              height=theme.COUNTER_HEIGHT * fs),
+                  1: self.row(self.seat_tag(1, size_hint_x=None, width=110 * fs), size_hint_y=None,
+                              height=theme.COUNTER_HEIGHT * fs)}
+        shared = 0
+        for c in view.get("counters", []):
+            seat = c.get("seat")
+            if seat not in (0, 1):
+                seat, shared = shared % 2, shared + 1
+            strips[seat].add_widget(self.counter(c["id"], seat=c.get("seat")))
+        board.add_widget(strips[0])
+        for line in self.rows(self.session.rules.zones(self.session.options)):
+            board.add_widget(self.row(*[self.zone(z.id, seat=z.seat, title=[zone_title(z.label, self.players)])
+                                        for z in line]))
+        board.add_widget(strips[1])
 
     # ---- showing the view ------------------------------------------------------------
     def refresh(self) -> None:
@@ -134,71 +193,81 @@ class TableScreen(Screen):
         if session is None:
             return
         view = session.view(None)          # the shared screen: never a seat's view
+        self.view = view
+        self.show_common(view)
         self.show_view(view)
         self.can_undo = session.can_undo()
         self.can_redo = session.can_redo()
-        self.show_actions(self.button_actions())
+        self.show_actions()
 
-    def show_view(self, view: dict) -> None:
-        players = view.get("players") or ["North", "South"]
+    def show_common(self, view: dict) -> None:
+        players = view.get("players") or self.players
         self.active_seat = view.get("active_seat")
         self.active_name = players[self.active_seat] if self.active_seat in (0, 1) else ""
         self.phase_label = view.get("phase_label", "")
-        self.ids.badge0.text = players[0]
-        self.ids.badge1.text = players[1]
-        self.show_counters(view.get("counters", []))
+        self.phase_choices = shorter(self.phase_label)
+        for tag in self.seat_tags:
+            name = players[tag.seat] if tag.seat in (0, 1) else ""
+            tag.choices = [name, initials(name)]
+        present = set()
+        for c in view.get("counters", []):
+            box = self.counter_boxes.get(c["id"])
+            if box is None:
+                continue
+            present.add(id(box))
+            box.value = c.get("value", 0)
+            box.title = c.get("label", c["id"])
+            box.adjustable = bool(c.get("adjustable"))
+            seat = c.get("seat")
+            box.owner = players[seat] if seat in (0, 1) else ""
+        for box in self.counter_boxes.values():
+            # a counter the game does not keep now (Vita Luna's hearts outside a battle) keeps its place
+            shown = id(box) in present
+            box.opacity, box.disabled = (1, False) if shown else (0, True)
+
+    def show_view(self, view: dict) -> None:
+        """Fill the zones from the view (a game's screen adds its own detail)."""
         zones = view.get("zones", {})
         for zone_id, box in self.zone_boxes.items():
             self.show_zone(box, zones.get(zone_id, {"cards": [], "summary": ""}))
             box.highlight = box.seat is not None and box.seat == self.active_seat
 
-    def show_zone(self, box: ZoneBox, zone_view: dict) -> None:
+    def show_zone(self, box: ZoneBox, zone_view: dict, info: list[str] | None = None) -> None:
         cards = zone_view.get("cards", [])
         box.cards = [self.card_face(c) for c in cards]
-        box.summary = zone_view.get("summary") or stack_summary(cards)
+        box.info = info if info is not None else shorter(zone_view.get("summary") or stack_summary(cards))
 
-    def card_face(self, card) -> tuple[str, bool]:
-        """``(text, hidden)`` for one entry of a zone's ``cards``."""
+    def card_face(self, card) -> tuple[list[str], bool]:
+        """``(choices, hidden)`` for one entry of a zone's ``cards``: a card back for a hidden
+        card, else its face or name, and shorter forms of a long name."""
         if isinstance(card, dict) and card.get("hidden"):
-            return "?", True
-        return self.controller.card_text(card), False
-
-    def show_counters(self, counters: list[dict]) -> None:
-        ids = [c["id"] for c in counters]
-        if ids != self._counter_ids:
-            self._build_counters(counters)
-        for c in counters:
-            box = self.counter_boxes[c["id"]]
-            box.value = c.get("value", 0)
-            box.title = c.get("label", c["id"])
-            box.adjustable = bool(c.get("adjustable"))
-
-    def _build_counters(self, counters: list[dict]) -> None:
-        strips = (self.ids.counters0, self.ids.counters1)
-        for strip in strips:
-            strip.clear_widgets()
-        self.counter_boxes.clear()
-        shared = 0
-        players = self.session.options.get("players") or ["North", "South"]
-        for c in counters:
-            seat = c.get("seat")
-            box = CounterBox(counter_id=c["id"], seat=seat, owner=players[seat] if seat in (0, 1) else "")
-            box.bind(on_adjust=self.on_counter_adjust)
-            self.counter_boxes[c["id"]] = box
-            seat = c.get("seat")
-            if seat in (0, 1):
-                strips[seat].add_widget(box)
-            else:                                       # shared counters alternate between the strips
-                strips[shared % 2].add_widget(box)
-                shared += 1
-        self._counter_ids = [c["id"] for c in counters]
+            return ["?"], True
+        return name_choices(self.controller.card_text(card)), False
 
     # ---- buttons for actions that are not a card on a pad ----------------------------------
     #: action fields that say where or which, shown on a button ("Undeploy land 2: North")
     DETAIL_FIELDS = ("lane", "land", "position", "zone", "to", "choice", "declare", "bid")
 
+    def primary_action(self) -> dict | None:
+        """The confirm action ("Done", "Next round", the next phase), which has its own place."""
+        session = self.session
+        rules, state = session.rules, session.state
+        if rules.is_over(state):
+            return None
+        seats = [self.active_seat] if self.active_seat in (0, 1) else []
+        seats += [s for s in (0, 1) if s not in seats]
+        legal = rules.legal_actions(state)
+        for seat in seats:
+            action = rules.confirm_action(state, seat)
+            if action is None:
+                continue
+            for candidate in legal:         # the legal action itself: it may carry the engine's label
+                if {k: v for k, v in candidate.items() if k != "label"} == action:
+                    return candidate
+        return None
+
     def button_actions(self) -> list[dict]:
-        """The actions players make by touch now, one button each.
+        """The actions players make by touch now, one button each (the confirm action first).
 
         Left out: actions made by a card on a pad (``scan_for``), and actions
         that name a card the shared screen cannot see (undeploying a face-down
@@ -210,10 +279,11 @@ class TableScreen(Screen):
         if rules.is_over(state):
             return []
         prefix = rules.name + "."
-        visible = {c for z in session.view(None)["zones"].values() for c in z.get("cards", []) if isinstance(c, str)}
-        chosen, labels = [], set()
+        visible = {c for z in self.view.get("zones", {}).values() for c in z.get("cards", []) if isinstance(c, str)}
+        primary = self.primary_action()
+        chosen, labels = ([primary], {self.action_label(primary)}) if primary else ([], set())
         for action in rules.legal_actions(state):
-            if rules.scan_for(state, action) is not None:
+            if action == primary or rules.scan_for(state, action) is not None:
                 continue
             if any(isinstance(v, str) and v.startswith(prefix) and v not in visible for v in action.values()):
                 continue
@@ -222,7 +292,7 @@ class TableScreen(Screen):
                 continue
             labels.add(label)
             chosen.append(action)
-        return chosen[:MAX_ACTION_BUTTONS]
+        return chosen[:MAX_ACTION_BUTTONS + (1 if primary else 0)]
 
     def action_label(self, action: dict) -> str:
         """A button's words for ``action``: its ``label`` if the engine gave one, else its type,
@@ -238,24 +308,47 @@ class TableScreen(Screen):
                 words += f" {key.replace('_', ' ')} {shown}" if key in ("lane", "land", "position") else f" {shown}"
         seat = action.get("seat")
         if seat in (0, 1) and action.get("type") not in self.SHARED_ACTIONS:
-            players = self.session.options.get("players") or ["North", "South"]
-            words = f"{words}: {players[seat]}"
+            words = f"{words}: {self.players[seat]}"
         return words
 
-    def show_actions(self, actions: list[dict]) -> None:
-        """One button per action; rebuilt only when the actions change (most changes leave them)."""
-        if actions == getattr(self, "_shown_actions", None):
+    def show_actions(self) -> None:
+        """The confirm action in its own place (bottom right, always there, blank when there is
+        none) and up to three more buttons to its left; rebuilt only when the actions change."""
+        actions = self.button_actions()
+        if actions == self._shown_actions:
             return
         self._shown_actions = actions
+        primary = self.primary_action()
+        self._style(self.ids.primary, primary)
         box = self.ids.actions
         box.clear_widgets()
         for action in actions:
-            seat = action.get("seat") if action.get("type") not in self.SHARED_ACTIONS else None
-            button = BigButton(text=self.action_label(action), tone=theme.seat_colour(seat) if seat in (0, 1)
-                               else theme.HIGHLIGHT, color=theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT,
-                               size_hint_x=None, width=150 * self._scale())
-            button.bind(on_release=lambda _b, a=action: self.send(a))
+            if action == primary:
+                continue
+            button = FitButton()
+            self._style(button, action)
             box.add_widget(button)
+
+    def _style(self, button: FitButton, action: dict | None) -> None:
+        if action is None:
+            button.choices, button.disabled, button.opacity = [""], True, 0
+            button.action = None
+            return
+        seat = action.get("seat") if action.get("type") not in self.SHARED_ACTIONS else None
+        label = self.action_label(action)
+        short = label.rsplit(": ", 1)[0] if seat in (0, 1) else label
+        kind = str(action.get("type", "?")).replace("_", " ").capitalize()
+        button.choices = [label, short] + shorter(short)[1:] + [kind, kind.split(" ")[0]]
+        button.tone = theme.seat_colour(seat) if seat in (0, 1) else theme.HIGHLIGHT
+        button.color = theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT
+        button.disabled, button.opacity = False, 1
+        button.action = action
+        button.unbind(on_release=self._pressed)
+        button.bind(on_release=self._pressed)
+
+    def _pressed(self, button) -> None:
+        if getattr(button, "action", None) is not None:
+            self.send(button.action)
 
     # ---- touches -----------------------------------------------------------------------
     def send(self, action: dict) -> None:
@@ -265,7 +358,7 @@ class TableScreen(Screen):
         if problem:
             self.ids.banner.show(problem)
         elif before:
-            self.last_event = before
+            self.set_status(before)
 
     def before_action(self, action: dict) -> str | None:
         """Hook for a game's screen (e.g. clear the simulated table before the next round)."""
@@ -277,12 +370,33 @@ class TableScreen(Screen):
     def undo(self) -> None:
         text = self.controller.undo()
         if text:
-            self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
+            self.after_undo(text)
 
     def redo(self) -> None:
         text = self.controller.redo()
         if text:
-            self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
+            self.after_undo(text)
+
+    def after_undo(self, text: str) -> None:
+        """The table went back (or forth): the notes and marks of what was undone go, and the
+        status line tells the last action that still stands."""
+        from ui.controller import public_history
+        if not text.startswith(("Undone", "Redone")):     # refused (the disk is full): nothing went back
+            self.ids.banner.show(text)
+            return
+        for box in self.zone_boxes.values():
+            box.clear_note()
+            box.outcome, box.reason = "", []
+        self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
+        self.ids.feed.add([text])
+        lines = public_history(self.session) if self.session is not None else []
+        self.set_status(lines[-1][1] if lines else "")
+        self.refresh()
+
+    def set_status(self, text: str) -> None:
+        self.last_event = text
+        # the whole sentence when it fits; else its longest clause; else a pointer to the feed
+        self.status_choices = shorter(text) + (["Touch to read the last move"] if text else [])
 
     def on_zone_touched(self, box: ZoneBox) -> None:
         """On the simulated table a zone is also its virtual pad."""
@@ -293,6 +407,13 @@ class TableScreen(Screen):
         elif self.sim_card is not None:
             card, self.sim_card = self.sim_card, None
             self.controller.sim_place(box.zone_id, card)
+
+    def on_sim_card(self, *_args) -> None:
+        taking = self.sim_card is not None or self.sim_lifting
+        for box in self.zone_boxes.values():
+            box.takes_cards = taking
+
+    on_sim_lifting = on_sim_card
 
     def open_sim_panel(self) -> None:
         from ui.simtable import SimPanel
@@ -315,16 +436,72 @@ class TableScreen(Screen):
             return
         self.refresh()
         public = self.session.public_events(events)
+        decided = [ev for ev in public if ev.get("type") == "battle_result"]
+        if public and not decided and any(ev.get("type") not in ("rejected", "unknown_tag") for ev in public):
+            self.clear_outcomes()
+        said = []
         for ev in public:
-            if ev.get("type") in ("rejected", "unknown_tag"):
+            kind = ev.get("type")
+            if kind in ("rejected", "unknown_tag"):
                 self.ids.banner.show(ev.get("text", ""))
-            elif ev.get("text") and ev.get("type") not in ("undone",):
-                self.last_event = ev["text"]
+                continue
+            text = ev.get("text")
+            if not text or kind == "undone":
+                continue
+            said.append(text)
+            if kind == "battle_result":
+                self.show_outcome(ev)
+            elif kind not in QUIET_EVENTS:
+                for zone_id in self.event_zones(ev):
+                    box = self.zone_boxes.get(zone_id)
+                    if box is not None:
+                        box.flash(self.note_choices(ev))
+        if said:
+            self.set_status(said[-1])
+            self.ids.feed.add(said)
         if any(ev.get("type") in RESULT_EVENTS for ev in public):
             self.show_result(public)
 
+    def event_zones(self, ev: dict) -> list[str]:
+        """The zones an event happened on; a game's screen adds what its events name otherwise
+        (a land's slot, a Vita Luna column)."""
+        zones = list(ev.get("zones") or [])
+        if ev.get("zone"):
+            zones.append(ev["zone"])
+        return zones
+
+    def note_choices(self, ev: dict) -> list[str]:
+        """What a zone says about ``ev``: the event's sentence, or shorter."""
+        kind = ev.get("type", "").replace("_", " ").capitalize()
+        return shorter(ev.get("text", "")) + [kind, kind.split(" ")[0], "•"]
+
+    def show_outcome(self, ev: dict) -> None:
+        """Mark a decided battle on its zones: the winner's with its reason, the others dimmed."""
+        winner = ev.get("winner")
+        text = ev.get("text", "")
+        for zone_id in self.event_zones(ev):
+            box = self.zone_boxes.get(zone_id)
+            if box is None:
+                continue
+            if winner is None:
+                box.outcome, box.reason = "tie", shorter(text) + ["Tie"]
+            elif box.seat == winner:
+                box.outcome, box.reason = "won", shorter(text) + ["Won"]
+            else:
+                box.outcome, box.reason = "lost", []
+
+    def clear_outcomes(self) -> None:
+        for box in self.zone_boxes.values():
+            if box.outcome:
+                box.outcome, box.reason = "", []
+
     def show_result(self, public_events: list[dict]) -> None:
         self.result_view.show(public_events)
+
+
+def _seat_of(zone_id: str):
+    head = zone_id.split(".", 1)[0]
+    return int(head) if head in ("0", "1") else None
 
 
 def zone_kind(zone_id: str) -> str:
@@ -354,6 +531,58 @@ def stack_summary(cards: list) -> str:
     hidden = sum(1 for c in cards if isinstance(c, dict) and c.get("hidden"))
     text = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
     return f"{text} ({hidden} hidden)" if hidden else text
+
+
+SEPARATORS = (" — ", ": ", "; ", ". ", " (", ", ")
+
+
+def shorter(text: str) -> list[str]:
+    """``text`` and shorter forms of it made of whole clauses, longest first.
+
+    A label that has no room for the whole sentence shows the longest of
+    these that fits, never a word cut in half:
+
+    >>> shorter("Battle 2: North counters — support 0; press done")[:3]
+    ['Battle 2: North counters — support 0; press done', 'Battle 2: North counters — support 0', \
+'Battle 2: North counters']
+    """
+    if not text:
+        return [""]
+    found = {text}
+    todo = [text]
+    while todo:
+        part = todo.pop()
+        for sep in SEPARATORS:
+            if sep in part:
+                head, tail = part.split(sep, 1)
+                last_head = part.rsplit(sep, 1)[0]
+                for piece in (head, tail, last_head):
+                    piece = piece.strip(" ;,.:—")
+                    if sep == " (" and piece is tail:
+                        continue
+                    if piece.count("(") != piece.count(")"):
+                        continue            # half a parenthesis says less than nothing
+                    if piece and piece not in found and len(piece) > 2:
+                        found.add(piece)
+                        todo.append(piece)
+    # the sentence's beginnings first (they say who and what), then its other clauses
+    heads = sorted((f for f in found if f != text and text.startswith(f)), key=len, reverse=True)
+    rest = sorted(found - {text} - set(heads), key=len, reverse=True)
+    return [text] + heads + rest
+
+
+def initials(name: str) -> str:
+    return "".join(w[0] for w in name.split() if w)[:3] or name[:3]
+
+
+def name_choices(text: str) -> list[str]:
+    """A card's name and shorter forms ("Indian Peafowl", "Peafowl")."""
+    words = text.split()
+    out = [text]
+    if len(words) > 1:
+        out.append(words[-1])
+        out.append(words[0])
+    return out
 
 
 load_kv(__file__)

@@ -54,10 +54,7 @@ def _unnamed(error: IllegalAction, card_id: str, seat: int) -> IllegalAction:
         label = card_id
     text = str(error)
     redacted = text.replace(label, "that card").replace(card_id, "that card")
-    out = IllegalAction(text)
-    out.redacted = redacted[:1].upper() + redacted[1:]
-    out.hidden_from = [1 - seat]
-    return out
+    return IllegalAction(text, redacted=redacted[:1].upper() + redacted[1:], hidden_from=[1 - seat])
 PLAYER_COUNTERS = ("vp", "hp", "hand", "deck", "gold")
 
 

@@ -300,6 +300,12 @@ def label(state: dict, action: dict) -> str:
         names = {"unequip": "Discard equipment from", "give": "Give equipment to", "pickup": "Pick up with"}
         holder = creature_name(action["to"]) if kind != "unequip" else next(
             (arc.name(c["card"]) for pile in PILES for c in p[pile] if any(e["id"] == action["equipment"] for e in c["equip"])), "?")
+        if kind == "give" and state.get("reassign_cost", "printed") == "printed":
+            eq = next((e for pile in PILES for c in p[pile] for e in c["equip"] if e["id"] == action["equipment"]),
+                      None)
+            cost = arc.cost(eq["card"]) if eq is not None else None
+            if cost:
+                return f"{names[kind]} {holder} ({cost} gold)"
         return f"{names[kind]} {holder}"
     if kind in ("play", "resource", "enter", "region"):
         verb = {"play": "Play", "resource": "Into the vault:", "region": "Chapter:", "enter": "Enter"}[kind]

@@ -61,10 +61,7 @@ def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
     seat and the shared screen read ``redacted`` instead: the engine's ``rejected`` events are redacted like
     every face-down event (``hidden_from``).
     """
-    error = IllegalAction(text)
-    error.redacted = redacted
-    error.hidden_from = [1 - seat]
-    return error
+    return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
 
 
 def land_zone(seat: int, slot: int) -> str:
@@ -695,6 +692,31 @@ class TerritoryRules(Rules):
             return self._resolve(new, events)
         return new, events
 
+    def _show(self, state: State, action: Action) -> tuple[State, list]:
+        """Turn a face-down creature up to use its ability before its land is fought (the table's gesture:
+        lift it off its land pad and put it back; see table.interpret).  Its ability buttons then appear on the
+        shared screen, which never offers a face-down creature's."""
+        seat, cid = action["seat"], action.get("creature")
+        if state["phase"] != "combat":
+            raise IllegalAction("creatures are turned face up in combat, to use an ability before their land is "
+                                "fought")
+        at = self.where(state, seat, cid)
+        if at[0] != "deployed":
+            raise IllegalAction(f"{name(cid)} is not one of {self.players(state)[seat]}'s deployed creatures")
+        slot = at[1]
+        rec = next(r for r in state["slots"][slot]["piles"][seat] if r["id"] == cid)
+        if slot <= state["battle"] or rec["shown"]:
+            raise IllegalAction(f"{name(cid)} is face up already")
+        slots = list(state["slots"])
+        entry = slots[slot]
+        piles = list(entry["piles"])
+        piles[seat] = [dict(r, shown=True) if r is rec else r for r in piles[seat]]
+        slots[slot] = dict(entry, piles=piles)
+        who = self.players(state)[seat]
+        return dict(state, slots=slots), [
+            event("shown", f"{who} turns {name(cid)} face up at land {slot + 1} to use its ability", seat=seat,
+                  slot=slot, creature=cid, zone=land_zone(seat, slot))]
+
     def _deal_damage(self, state: State, seat: int, src: str, effect: Effect, slot: int, target, events) -> None:
         """Damage from ``src`` (which lies at ``slot``) to its targets there, or at every land not yet fought
         for all-lands damage; hits on piles not revealed yet name the creature to its owner only.
@@ -1016,7 +1038,7 @@ class TerritoryRules(Rules):
     _handlers = {
         "register": _register, "unregister": _unregister, "done": _done, "deal": _deal, "deploy": _deploy,
         "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
-        "forfeit": _forfeit, "adjust": _adjust,
+        "forfeit": _forfeit, "adjust": _adjust, "show": _show,
     }
 
     def is_over(self, state: State) -> bool:
@@ -1064,13 +1086,5 @@ from . import table as _table  # noqa: E402  (table.py reads this module's names
 
 def _players_card_file() -> dict | None:
     """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
-    import json
-    from companion.cards import CatalogueError, user_dir
-    folder = user_dir()
-    path = folder / "cards" / "territory.json" if folder is not None else None
-    if path is None or not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    from companion.cards import read_players_file
+    return read_players_file("territory")      # shared checks; a broken file refuses the start in one sentence

@@ -111,7 +111,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
             return {"type": "undeploy", "seat": seat, "creature": card_id}
         return None                       # lifted to flip, or pulled back at round end
     if here:
-        return None
+        return _turned_up(rules, state, seat, slot, card_id)
     mine = f"The card on {players[seat]}'s pad at land {slot + 1}"
     knows = owner if owner is not None else seat
     if phase != "deploy":
@@ -125,6 +125,18 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
     if card_id not in state["ready"][seat]:
         raise rules._not_ready(state, seat, card_id, slot)
     return {"type": "deploy", "seat": seat, "creature": card_id, "slot": slot}
+
+
+def _turned_up(rules, state: State, seat: int, slot: int, card_id: str) -> Action | None:
+    """A deployed creature lifted and put back on its pad: during combat, at a land not revealed yet, and with
+    an ability it could use now, that is its owner turning it face up to use the ability (the shared screen
+    offers no button for a face-down creature); anything else is a card lifted to flip or to read."""
+    if state["phase"] != "combat" or slot <= state["battle"]:
+        return None
+    rec = next(r for r in state["slots"][slot]["piles"][seat] if r["id"] == card_id)
+    if rec["shown"] or not any(r is rec for _, r, _, _, _ in rules.usable(state, seat)):
+        return None
+    return {"type": "show", "seat": seat, "creature": card_id}
 
 
 def scan_for(state: State, action: Action) -> tuple[str, str] | None:
@@ -196,7 +208,10 @@ def _phase_label(rules, state: State) -> tuple[str, str | None, int | None]:
     if phase == "combat":
         slot = state["battle"]
         land = LANDS[state["slots"][slot]["land"]]
-        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}",
+        # a face-down creature's ability has no button (it would name the card): say how to turn it up
+        hint = any(sl > slot and not rec["shown"] for s in waiting for sl, rec, _, _, _ in rules.usable(state, s))
+        return (f"Round {state['round']}, land {slot + 1} ({land.name}): use activated abilities or pass{who}"
+                + (" (to use a face-down creature's ability, lift it and put it back)" if hint else ""),
                 "choice", active)
     if phase == "recover":
         return (f"Round {state['round']} ends: choose which Rest counters your lands remove{who}", "choice", active)
@@ -273,8 +288,8 @@ def view(rules, state: State, seat: int | None) -> dict:
         # what the land being fought would give if both passed now (the screen shows it while players decide)
         detail["live_totals"] = rules.totals_if_fought_now(state)
     if seat is not None:
-        detail["activations"] = [dict(a, label=_activation_label(rules, state, a)) for a in rules.activations(state, seat)] \
-            if not state["done"][seat] else []
+        detail["activations"] = [dict(a, label=_activation_label(rules, state, a))
+                                 for a in rules.activations(state, seat)] if not state["done"][seat] else []
         if phase == "recover" and not state["done"][seat]:
             proposal = rules.default_recovery(state, seat)
             detail["recovery_proposal"] = [{"land": i, "land_name": LANDS[state["claimed"][seat][i]].name,

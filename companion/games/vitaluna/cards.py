@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import NamedTuple
 
-from companion.cards import CatalogueError, load_catalogue, parse_catalogue
+from companion.cards import CatalogueError, PlayersCardError, load_catalogue, parse_catalogue, read_players_file
 
 GAME = "vitaluna"
 COLOURS = ("black", "blue", "red")
@@ -140,13 +140,14 @@ def user_edits(data_dir: Path | None) -> dict:
     if data_dir is None:
         return {}
     path = Path(data_dir) / "cards" / f"{GAME}.json"
-    if not path.exists():
+    doc = read_players_file(GAME, Path(data_dir))      # shared checks: UTF-8, size, nesting, schema
+    if doc is None:
         return {}
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    cards = parse_catalogue(doc, GAME, str(path))
-    edits = {c.id: {"name": c.name, "attrs": dict(c.attrs)} for c in cards}
-    _build(edits)                  # refuse bad values now, with the file's name, not mid-game
+        cards = parse_catalogue(doc, GAME, str(path))
+        edits = {c.id: {"name": c.name, "attrs": dict(c.attrs)} for c in cards}
+        _build(edits)                  # refuse bad values now, with the file's name, not mid-game
+    except CatalogueError as exc:
+        text = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+        raise PlayersCardError(text) from None
     return edits

@@ -187,7 +187,19 @@ class VitaLunaRules(Rules):
         seat = action.get("seat")
         if kind != "reveal" and seat not in (0, 1):
             raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it")
-        return handler(self, state, action)
+        if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
+            return handler(self, state, action)
+        try:
+            return handler(self, state, action)
+        except IllegalAction as exc:
+            # rewards and exchanges are scanned from the hand, hidden from the other player: so is a refusal
+            entry = self.table(state).get(action["card"])
+            if exc.redacted is not None or entry is None or entry.name not in str(exc):
+                raise
+            text = str(exc)
+            redacted = ("That card" + text[len(entry.name):]) if text.startswith(entry.name) else text
+            raise IllegalAction(text, redacted=redacted.replace(entry.name, "that card"),
+                                hidden_from=[1 - seat]) from None
 
     # ---- start: who attacks first ----------------------------------------------------
     def _attack_first(self, state: State, action: Action):
@@ -338,8 +350,11 @@ class VitaLunaRules(Rules):
             raise refuse(f"{{card}} belongs to {names[owner]}: it cannot join {names[seat]}'s side")
         row = list(state["board"][seat])
         if row[slot] is not None:
-            raise IllegalAction(f"{names[seat]}'s {slot_label(slot)} already holds "
-                                f"{self._shown_name(state, row[slot], slot, seat)}; lift it first")
+            text = f"{names[seat]}'s {slot_label(slot)} already holds {{}}; lift it first"
+            full = text.format(self._shown_name(state, row[slot], slot, seat))
+            if slot in WHITE:
+                raise IllegalAction(full)
+            raise IllegalAction(full, redacted=text.format("a face-down card"), hidden_from=[1 - seat])
         if owner is None and self._known(state, seat, creature.colour) >= state["held"][seat][creature.colour]:
             n = state["held"][seat][creature.colour]
             raise refuse(f"{names[seat]} holds {n} {creature.colour} card{'' if n == 1 else 's'}"
@@ -567,9 +582,12 @@ class VitaLunaRules(Rules):
             turn = dict(turn, acted=True, white=True)
             white, grey = (src, dst) if src in WHITE else (dst, src)
             up, down = table[row[white]], table[row[grey]]
-            ev = event("moved", f"{who} swaps {down.name} from {slot_label(white)} into the reserve "
-                                f"({slot_label(grey)}) and brings {up.label()} up to {slot_label(white)}",
-                       seat=seat, zone=to, card=card, swapped=other)
+            # the creature going down lies face down from now on: only its owner reads its name
+            ev = hidden_event("moved", f"{who} swaps {down.name} from {slot_label(white)} into the reserve "
+                                       f"({slot_label(grey)}) and brings {up.label()} up to {slot_label(white)}",
+                              f"{who} brings {up.label()} up from the reserve to {slot_label(white)} and puts "
+                              f"the creature from there face down on {slot_label(grey)}", [1 - seat],
+                              seat=seat, zone=to, card=card, swapped=other)
         elif src in GREY and dst in GREY:
             turn = dict(turn, acted=True, grey=True)
             ev = hidden_event("moved", f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}",
@@ -1088,23 +1106,35 @@ class VitaLunaRules(Rules):
             return None
         if phase == "placement":
             return {"type": "place", "seat": seat, "zone": zone, "card": card_id}
+        other = self._where(state, card_id)
+
+        def refuse(text: str) -> IllegalAction:
+            # a card put on a grey pad, or one that lies face down in a reserve, is named only for
+            # the player whose card it is; everybody else reads "a card"
+            full = text.replace("{card}", entry.name)
+            secret = other[0] if other and other[1] in GREY else seat if slot in GREY else None
+            if secret is None:
+                return IllegalAction(full)
+            redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
+            return IllegalAction(full, redacted=redacted, hidden_from=[1 - secret])
+
         if phase == "battle":
             turn = state["turn"]
+
             if card_id in state["dead"][0] or card_id in state["dead"][1]:
-                raise IllegalAction(f"{entry.name} died in this battle: it stays out until the next one")
+                raise refuse("{card} died in this battle: it stays out until the next one")
             if card_id not in state["board"][seat]:
-                other = self._where(state, card_id)
                 if other:
-                    raise IllegalAction(f"{entry.name} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
-                raise IllegalAction(f"{entry.name} is not in this battle: cards join between battles only")
+                    raise refuse(f"{{card}} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
+                raise refuse("{card} is not in this battle: cards join between battles only")
             if seat != turn["seat"]:
-                raise IllegalAction(f"it is {names[turn['seat']]}'s turn: put {entry.name} back on "
-                                    f"{slot_label(state['board'][seat].index(card_id))}")
+                raise refuse(f"it is {names[turn['seat']]}'s turn: put {{card}} back on "
+                             f"{slot_label(state['board'][seat].index(card_id))}")
             return {"type": "move", "seat": seat, "card": card_id, "to": zone}
         if phase in ("rewards", "exchange"):
-            raise IllegalAction(f"{entry.name}: cards are placed once the rewards and exchanges are done "
-                                f"({self._phase_label(state)})")
-        raise IllegalAction(f"{entry.name}: no cards are placed now ({self._phase_label(state)})")
+            raise refuse(f"{{card}}: cards are placed once the rewards and exchanges are done "
+                         f"({self._phase_label(state)})")
+        raise refuse(f"{{card}}: no cards are placed now ({self._phase_label(state)})")
 
     def _interpret_scan(self, state: State, entry, _present: bool) -> Action:
         phase = state["phase"]

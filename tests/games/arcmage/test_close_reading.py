@@ -163,6 +163,8 @@ def test_rule_reassigning_equipment_costs_its_gold_again():
         act(s, "give", NORTH, equipment=900, to=taker)
     assert not any(a["type"] == "give" for a in RULES.legal_actions(s))
     s = gold(s, NORTH, 2)
+    offered = [a for a in RULES.legal_actions(s) if a["type"] == "give"]
+    assert [a["label"] for a in offered] == ["Give equipment to Goblin Sapper (2 gold)"]
     s, events = act(s, "give", NORTH, equipment=900, to=taker)
     assert "gives Iron Axe to Goblin Sapper for 2 gold; both mark" in events[0]["text"]
     assert all(r["marked"] for r in s["p"][NORTH]["vault"])

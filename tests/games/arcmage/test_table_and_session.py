@@ -151,12 +151,22 @@ def _seen(session, pad, slug):
     return session.handle_pad_event(PadEvent(pad=pad, uid=virtual_uid(cid(slug)), kind="seen"))
 
 
+def _gone(session, pad, slug):
+    return session.handle_pad_event(PadEvent(pad=pad, uid=virtual_uid(cid(slug)), kind="gone"))
+
+
 def test_a_game_started_and_played_with_pad_events_and_the_screen(store):
     slugs = GAIAN_CHAPTER + LEGION_CHAPTER + ["wild-boar", "ghoul", "orc-raider"]
     for slug in slugs:
         store.tags.register(virtual_uid(cid(slug)), cid(slug))
     session = Session.start(store, "arcmage", {"vp_target": 5}, seed=4)
-    for slug in GAIAN_CHAPTER:
+    _seen(session, "0.region", GAIAN_CHAPTER[0])
+    # a region of another faction on North's face-down chapter: refused, but not named on the shared screen
+    refused = session.public_events(_seen(session, "0.region", LEGION_CHAPTER[0]))[0]
+    assert refused["type"] == "rejected" and refused["text"].startswith("That card is Dark Legion")
+    assert "Cursed Marshes" not in json.dumps(refused) and cid(LEGION_CHAPTER[0]) not in json.dumps(refused)
+    _gone(session, "0.region", LEGION_CHAPTER[0])
+    for slug in GAIAN_CHAPTER[1:]:
         _seen(session, "0.region", slug)
     for slug in LEGION_CHAPTER:
         _seen(session, "1.region", slug)

@@ -249,3 +249,33 @@ def test_rule_registration_refusals_do_not_name_the_card():
         RULES.interpret(s, "0.ready", T("bramble"), True)
     assert "Bramble" in str(refused.value) and "Bramble" not in refused.value.redacted
     assert refused.value.hidden_from == [1]
+
+
+def test_rule_lifting_a_face_down_creature_with_a_usable_ability_turns_it_up():
+    """The table's way to use an ability of a face-down creature (the shared screen offers no button naming it):
+    North lifts Sprout off land 2 and puts it back while land 1 is fought — it is turned face up, and only then
+    can its ability be touched.  Lifting Ash (no activated ability) changes nothing."""
+    s = game(["rusty", "sprout", "ash"], ["pike"], LANDS_2_FOREST)
+    s = deploy(deploy(deploy(deploy(s, 0, "rusty", 0), 0, "sprout", 1), 0, "ash", 1), 1, "pike", 0)
+    s = both_done(s)
+    assert RULES.interpret(s, "0.land2", T("sprout"), False) is None
+    assert RULES.interpret(s, "0.land2", T("ash"), True) is None
+    action = RULES.interpret(s, "0.land2", T("sprout"), True)
+    assert action == {"type": "show", "seat": 0, "creature": T("sprout")}
+    events = []
+    s = act(s, action, events)
+    assert events[0]["text"] == "North turns Sprout (Treant Sapling) face up at land 2 to use its ability"
+    assert RULES.view(s, None)["zones"]["0.land2"]["cards"] == [T("sprout"), {"hidden": True}]
+    assert RULES.interpret(s, "0.land2", T("sprout"), True) is None                 # already face up
+
+
+def test_rule_the_screen_says_how_to_use_a_face_down_creatures_ability():
+    """The phase label tells the table the gesture while a face-down creature has a usable ability — without
+    naming it or saying whose it is."""
+    s = game(["rusty", "sprout", "ash"], ["pike"], LANDS_2_FOREST)
+    s = both_done(deploy(deploy(deploy(deploy(s, 0, "rusty", 0), 0, "sprout", 1), 0, "ash", 1), 1, "pike", 0))
+    label = RULES.view(s, None)["phase_label"]
+    assert label.endswith("(to use a face-down creature's ability, lift it and put it back)")
+    assert "Sprout" not in label
+    s = act(s, {"type": "show", "seat": 0, "creature": T("sprout")})
+    assert "lift it" not in RULES.view(s, None)["phase_label"]

@@ -7,7 +7,7 @@ import pytest
 from companion import records
 from companion.games.territory import RULES
 from companion.session import Session
-from companion.table import PadEvent, load_profile
+from companion.table import Layout, PadEvent, load_profile
 from companion.tags import virtual_uid
 
 from .play import T
@@ -36,7 +36,9 @@ def test_a_round_played_with_pad_events(store):
     for card in ("ash", "fang", "bramble", "pine-forest", "grey-peaks", "still-lake", "green-meadow", "red-dunes",
                  "oasis"):
         store.tags.register(virtual_uid(T(card)), T(card))
-    session = Session.start(store, "territory", {}, seed=5)
+    # every pad a hold pad, so that lifting and moving cards reach the engine (the default table taps)
+    hold = Layout.identity("territory", [z.id for z in RULES.zones(RULES.normalise_options({}))])
+    session = Session.start(store, "territory", {}, seed=5, layout=hold)
     # decks: scan each creature on the ready pad, one at a time
     for zone, card in (("0.ready", "ash"), ("0.ready", "fang"), ("1.ready", "bramble")):
         _seen(session, zone, T(card))
@@ -59,6 +61,10 @@ def test_a_round_played_with_pad_events(store):
     assert session.state["slots"][1]["piles"][0] == []
     wrong_side = _seen(session, "0.land1", T("bramble"))
     assert "South's creature: it goes on South's side" in wrong_side[0]["text"]
+    # RULINGS, hidden information in refusals: the shared screen reads it without the card, in text or fields
+    public = session.public_events(wrong_side)[0]
+    assert public["text"] == "The card on North's pad at land 1 is South's creature: it goes on South's side"
+    assert "Bramble" not in json.dumps(public) and T("bramble") not in json.dumps(public)
     events = _seen(session, "1.land1", T("bramble"))
     shared = session.public_events(events)
     assert shared[0]["text"] == "South deploys a creature face down at Pine Forest (land 1)"

@@ -5,7 +5,7 @@ interpret, legal_actions, view), the way a game at the table does.
 """
 import pytest
 
-from companion.engine import IllegalAction
+from companion.engine import IllegalAction, redact_event
 from companion.games.vitaluna import RULES
 from companion.games.vitaluna.bidding import opener
 
@@ -124,6 +124,8 @@ def test_rule_move_anywhere_swaps_with_the_players_own_reserve_creature():
     assert state["board"][0][0] == cid("Wolf") and state["board"][0][4] == cid("Gyr Falcon")
     assert texts(events) == ["North swaps Gyr Falcon from white 1 into the reserve (grey 1) and brings Wolf 3/2 "
                              "up to white 1"]
+    assert redact_event(events[0], None)["text"] == ("North brings Wolf 3/2 up from the reserve to white 1 and puts "
+                                                     "the creature from there face down on grey 1")
     assert illegal(state, type="move", seat=0, card=cid("Wolf"), to="0.white2") == (
         "North has already moved in the white row this turn")
     state, events = act(state, type="attack", seat=0)
@@ -248,3 +250,44 @@ def test_rule_hearts_are_refilled_at_the_start_of_every_battle():
     state = place_side(state, 1, [WALL_NAMES[1]])
     state = place_side(state, 0, [SLAYERS[0]])
     assert state["phase"] == "battle" and state["heart"] == [10, 10]
+
+
+# ---- Hidden information in refusals during a battle -----------------------------------------------
+
+def test_rule_a_reserve_card_scanned_elsewhere_in_a_battle_is_not_named_to_the_table():
+    """A card that lies face down in a reserve stays unnamed when a refusal mentions it; its owner
+    reads the whole sentence."""
+    state = battle(["Wolf"], ["Anaconda"], grey0=["Fox"])
+    state, _ = act(state, type="attack", seat=0)                      # South's turn now
+    with pytest.raises(IllegalAction) as refused:
+        RULES.interpret(state, "0.white2", cid("Fox"), True)         # North moves out of turn
+    assert "Fox" in str(refused.value) and refused.value.hidden_from == [1]
+    assert "Fox" not in refused.value.redacted and "a card" in refused.value.redacted
+
+
+def test_rule_a_card_put_on_an_occupied_grey_position_does_not_name_the_occupant():
+    state = placing()
+    state, _ = place(state, 0, "grey1", "vitaluna.wolf")
+    with pytest.raises(IllegalAction) as refused:
+        RULES.apply(state, {"type": "place", "seat": 0, "zone": "0.grey1", "card": "vitaluna.fox"})
+    assert str(refused.value) == "North's grey 1 already holds Wolf; lift it first"
+    assert refused.value.redacted == "North's grey 1 already holds a face-down card; lift it first"
+
+
+def test_rule_a_card_put_on_a_grey_pad_between_battles_is_not_named():
+    """Between battles (rewards) a card put on a grey pad is refused without its name."""
+    state, _ = fight_battle(game(), True)
+    with pytest.raises(IllegalAction) as refused:
+        RULES.interpret(state, "1.grey2", "vitaluna.fox", True)
+    assert refused.value.redacted.startswith("A card: cards are placed once the rewards")
+    assert "Fox" not in refused.value.redacted and refused.value.hidden_from == [0]
+
+
+def test_rule_a_refused_reward_or_exchange_card_is_not_named_to_the_table():
+    """Rewards and exchanges are scanned from the hand, hidden from the other player; so are their refusals."""
+    state, _ = fight_battle(game(extended=True), True)
+    with pytest.raises(IllegalAction) as refused:
+        RULES.apply(state, {"type": "reward", "seat": 0, "card": "vitaluna.cheetah"})
+    assert str(refused.value) == "Cheetah is a blue card; North's reward is a black card"
+    assert refused.value.redacted == "That card is a blue card; North's reward is a black card"
+    assert refused.value.hidden_from == [1]

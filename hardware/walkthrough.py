@@ -1,0 +1,373 @@
+"""`companion doctor --walkthrough`: lead the builder of a table pad by pad and measure what the pads do.
+
+Real tables are what this project cannot test itself; this is how their truth
+comes back.  For every pad the builder is asked to
+
+1. place one card: its **read rate** (polls that saw it) and **cross-talk**
+   (how often the other pads read it) over ``POLLS`` poll cycles, and the pad's
+   poll time;
+2. stack two cards: **stack reliability** (polls that saw both);
+3. tap five cards in a row (lay each down, then onto a pile beside the pad):
+   how many of the five became a ``seen`` event (a tap pad needs all five);
+4. lay one card across this pad and its neighbour: whether the table reports
+   it as a card lying across two pads.
+
+The table's **latency** is its poll cycle: a card is reported at most one
+cycle plus one poll after it lands.  The report (JSON and Markdown, fit to
+attach to a bug report) ends with what to change.
+
+The builder is a :class:`ConsoleBuilder` (a person at the table, answering
+with Enter) or a :class:`ScriptedBuilder` (the emulated table, for tests and
+``--emulate``): both get the same :class:`Step` s.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+POLLS = 20
+TAP_CYCLES = 60                 # poll cycles a tap step watches (a person gets TAP_SECONDS)
+TAP_SECONDS = 15.0
+CARD = "04D0C70A11E5{:02X}"
+
+
+@dataclass
+class Step:
+    kind: str                   # "one", "stack", "tap5", "across", "clear"
+    pad: str
+    other: str | None = None
+    text: str = ""
+
+
+@dataclass
+class PadReport:
+    pad: str
+    poll_ms: float | None = None
+    read_rate: float | None = None
+    crosstalk: dict = field(default_factory=dict)       # other pad → polls that read this pad's card
+    stack_both_rate: float | None = None
+    stack_each: dict = field(default_factory=dict)
+    taps_seen: int | None = None
+    across: str | None = None
+    skipped: bool = False
+
+
+class ConsoleBuilder:
+    """A person at the table: each step is printed and they press Enter when done (s: skip the pad)."""
+
+    def __init__(self, out=None, ask=input):
+        self.out = out or sys.stdout
+        self.ask = ask
+
+    def prepare(self, step: Step) -> bool:
+        try:
+            answer = self.ask("  Enter when done (s to skip this pad): ")
+        except EOFError:
+            return False
+        return answer.strip().lower() != "s"
+
+    def during(self, step: Step, cycle: int) -> None:
+        pass
+
+    def finish(self, step: Step) -> None:
+        pass
+
+    def tap_window(self) -> tuple[int, float]:
+        return 10_000, TAP_SECONDS
+
+
+class ScriptedBuilder:
+    """The emulated table's builder: does each step with virtual tags, the way a person would.
+
+    ``stack_offset``: how far (cm) the second sticker of a stack lies from the
+    first (0: exactly aligned, the usual case for a squared-up pile).
+    """
+
+    def __init__(self, table, stack_offset: float = 0.0):
+        self.table = table
+        self.stack_offset = stack_offset
+        self._n = 0
+        self._tapping: list[str] = []
+
+    def _card(self) -> str:
+        self._n += 1
+        return CARD.format(self._n)
+
+    def prepare(self, step: Step) -> bool:
+        chips = self.table.chips
+        if step.kind == "one":
+            chips[step.pad].place(self.table.tag(self._card()), (0, 0))
+        elif step.kind == "stack":
+            chips[step.pad].place(self.table.tag(self._card()), (0, 0))
+            chips[step.pad].place(self.table.tag(self._card()), (0, self.stack_offset))
+        elif step.kind == "across":
+            tag = self.table.tag(self._card())
+            chips[step.pad].place(tag, (0, 0))
+            chips[step.other].place(tag, (0, 0))
+        elif step.kind == "tap5":
+            self._tapping = [self._card() for _ in range(5)]
+        elif step.kind == "clear":
+            self.finish(step)
+        return True
+
+    def during(self, step: Step, cycle: int) -> None:
+        """Tap step: each card lies on the pad for 6 cycles (a few hundred ms), then goes onto its pile."""
+        if step.kind != "tap5" or not self._tapping:
+            return
+        n, phase = divmod(cycle, 10)
+        if n >= len(self._tapping):
+            return
+        tag = self.table.tag(self._tapping[n])
+        if phase == 0:
+            self.table.chips[step.pad].place(tag, (0, 0))
+        elif phase == 6:
+            self.table.chips[step.pad].remove(tag)
+
+    def finish(self, step: Step) -> None:
+        for chip in self.table.chips.values():
+            for tag in list(chip.tags):
+                chip.remove(tag)
+
+    def tap_window(self) -> tuple[int, float]:
+        return TAP_CYCLES, 1e9
+
+
+class _Announcing:
+    """Says each step's instruction before the builder does it (the scripted builder's output shows them too)."""
+
+    def __init__(self, builder, say):
+        self._builder, self._say = builder, say
+
+    def prepare(self, step: Step) -> bool:
+        self._say(step.text)
+        return self._builder.prepare(step)
+
+    def __getattr__(self, name):
+        return getattr(self._builder, name)
+
+
+class Walkthrough:
+    """Runs the steps on a :class:`~hardware.polling.PolledTable` and builds the report."""
+
+    def __init__(self, table, profile, builder, out=None, clock=time.monotonic):
+        self.table = table
+        self.profile = profile
+        self.out = out or sys.stdout
+        self.builder = _Announcing(builder, self.say)
+        self.clock = clock
+        self.raw: list[tuple[str, list[str]]] = []
+        self.events: list = []
+        original = table.feed
+
+        def feed(pad, uids, card_ids=None):
+            self.raw.append((pad, list(uids)))
+            return original(pad, uids, card_ids)
+        table.feed = feed
+
+    def say(self, line: str = "") -> None:
+        print(line, file=self.out)
+
+    def neighbours(self, pad: str) -> list[str]:
+        pads = list(self.table.pads)
+        plan = getattr(self.table, "plan", None)
+        if plan is not None and plan.positions.get(pad) is not None:
+            return [p for p in pads if p != pad and plan.near(pad, p)]
+        i = pads.index(pad)
+        return [pads[j] for j in (i - 1, i + 1) if 0 <= j < len(pads)]
+
+    def nearest(self, pad: str) -> list[str]:
+        """The pad closest to ``pad`` (by position, else the next in the list): where a card lies across."""
+        pads = [p for p in self.table.pads if p != pad]
+        plan = getattr(self.table, "plan", None)
+        here = plan.positions.get(pad) if plan is not None else None
+        placed = [p for p in pads if here is not None and plan.positions.get(p) is not None]
+        if placed:
+            return [min(placed, key=lambda p: (plan.positions[p][0] - here[0]) ** 2
+                                              + (plan.positions[p][1] - here[1]) ** 2)]
+        return self.neighbours(pad)[-1:]
+
+    def _cycles(self, n: int, step: Step | None = None, seconds: float = 1e9) -> float:
+        """Poll ``n`` cycles (or for ``seconds``); returns the mean cycle time in ms."""
+        began, end = self.clock(), time.monotonic() + seconds
+        done = 0
+        for cycle in range(n):
+            if step is not None:
+                self.builder.during(step, cycle)
+            self.table.poll_cycle()
+            done += 1
+            if time.monotonic() > end:
+                break
+        return (self.clock() - began) / max(1, done) * 1000
+
+    def run(self) -> dict:
+        self.table.start(self.events.append, background=False)
+        self.table.poll_cycle()
+        empty_cycle = self._cycles(5)
+        pads = [p for p in self.table.pads]
+        reports = {}
+        for pad in pads:
+            rep = reports[pad] = PadReport(pad)
+            self.say("")
+            self.say(f"Pad {pad} ({len(reports)} of {len(pads)})")
+            step = Step("one", pad, text=f"  1. Put ONE card flat on pad {pad}, sticker over the antenna.")
+            if not self.builder.prepare(step):
+                rep.skipped = True
+                continue
+            self.raw.clear()
+            self.table.poll_cycle()
+            self.raw.clear()
+            self._cycles(POLLS)
+            reader = next((r for r in self.table.readers if r.pad == pad), None)
+            if reader is not None:
+                began = self.clock()
+                for _ in range(5):
+                    self.table.poll_reader(reader)
+                rep.poll_ms = round((self.clock() - began) / 5 * 1000, 2)
+            mine = [set(u) for p, u in self.raw if p == pad]
+            card = next(iter(set().union(*mine)), None) if mine else None
+            rep.read_rate = round(sum(1 for u in mine if card in u) / max(1, len(mine)), 2) if card else 0.0
+            if card:
+                for p, uids in self.raw:
+                    if p != pad and card in uids:
+                        rep.crosstalk[p] = rep.crosstalk.get(p, 0) + 1
+            self._clear(step)
+
+            step = Step("stack", pad, text=f"  2. Put TWO cards on pad {pad}, one on top of the other.")
+            if self.builder.prepare(step):
+                self.table.poll_cycle()
+                self.raw.clear()
+                self._cycles(POLLS)
+                mine = [set(u) for p, u in self.raw if p == pad]
+                seen = set().union(*mine) if mine else set()
+                rep.stack_each = {u: round(sum(1 for m in mine if u in m) / max(1, len(mine)), 2) for u in sorted(seen)}
+                rep.stack_both_rate = round(sum(1 for m in mine if len(m) >= 2) / max(1, len(mine)), 2)
+                self._clear(step)
+
+            step = Step("tap5", pad, text=f"  3. Tap FIVE cards on pad {pad}, one after another: lay each down "
+                                          f"for a moment, then onto a pile beside the pad.")
+            if self.builder.prepare(step):
+                before = len(self.events)
+                cycles, seconds = self.builder.tap_window()
+                self._cycles(cycles, step, seconds)
+                rep.taps_seen = sum(1 for e in self.events[before:] if e.pad == pad and e.kind == "seen")
+                self._clear(step)
+
+            others = self.nearest(pad)
+            if others:
+                step = Step("across", pad, others[0], text=f"  4. Lay one card ACROSS pads {pad} and {others[0]}.")
+                if self.builder.prepare(step):
+                    self._cycles(3)
+                    conflicts = [c for c in self.table.conflicts() if set(c.pads) >= {pad, others[0]}]
+                    seen_on = {p for p, u in self.raw[-2 * len(pads):] if u}
+                    rep.across = ("reported as lying across two pads" if conflicts else
+                                  f"read only on {', '.join(sorted(seen_on & {pad, others[0]})) or 'neither pad'}")
+                    self._clear(step)
+        return self._report(reports, empty_cycle)
+
+    def _clear(self, step: Step) -> None:
+        self.builder.finish(step)
+        self._cycles(self.table.debouncer.misses_to_remove + 1)
+
+    def _report(self, reports: dict, empty_cycle: float) -> dict:
+        plan = getattr(self.table, "plan", None)
+        advice = []
+        for r in reports.values():
+            if r.skipped:
+                continue
+            if r.read_rate is not None and r.read_rate < 0.95:
+                advice.append(f"pad {r.pad}: a lone card is read in only {r.read_rate:.0%} of polls — move the "
+                              f"antenna closer to the mat surface or the sticker over the antenna's centre")
+            for other, n in r.crosstalk.items():
+                advice.append(f"pad {r.pad}: its card was read {n} times by pad {other} — put the pads at least "
+                              f"10 cm apart or switch fields ([reading] fields = \"switched\")")
+            modes = {layout.mode_of(r.pad) for layout in self.profile.layouts.values()
+                     if r.pad in layout.pad_to_zone}
+            if r.stack_both_rate is not None and r.stack_both_rate < 0.9 and "tap" in modes and "hold" not in modes:
+                pass                      # a tap pad never has to read a stack
+            elif r.stack_both_rate is not None and r.stack_both_rate < 0.9:
+                advice.append(f"pad {r.pad}: two stacked cards are both read in only {r.stack_both_rate:.0%} of "
+                              f"polls — use it as a tap pad, or hold at most two cards with stickers offset")
+            if r.taps_seen is not None and r.taps_seen < 5:
+                advice.append(f"pad {r.pad}: {r.taps_seen} of 5 taps seen — hold each card on the pad a moment "
+                              f"longer, and keep the pile off the antenna")
+            if r.across and "across" not in r.across:
+                advice.append(f"pad {r.pad}: a card across two pads is {r.across}")
+        return {
+            "table": self.profile.name, "profile": self.profile.source,
+            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "machine": {"python": platform.python_version(), "platform": platform.platform()},
+            "fields": plan.fields if plan else None, "fields_why": plan.why if plan else None,
+            "latency": {"cycle_ms_empty_table": round(empty_cycle, 2),
+                        "worst_placement_to_event_ms": round(empty_cycle * 2, 1)},
+            "pads": {p: r.__dict__ for p, r in reports.items()},
+            "advice": advice or ["every pad read its cards and no neighbour heard them"],
+        }
+
+
+def markdown(report: dict) -> str:
+    lines = [f"# Table walkthrough: {report['table']}", "",
+             f"Profile `{report['profile']}`, {report['when']}, {report['machine']['platform']}.",
+             f"Fields: {report['fields']} ({report['fields_why']}). Poll cycle (empty table): "
+             f"{report['latency']['cycle_ms_empty_table']} ms.", "",
+             "| pad | poll ms | one card read | cross-talk | two stacked both read | taps seen | across two pads |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for pad, r in report["pads"].items():
+        if r["skipped"]:
+            lines.append(f"| {pad} | skipped | | | | | |")
+            continue
+        xt = ", ".join(f"{k}: {v}" for k, v in r["crosstalk"].items()) or "none"
+        rate = lambda v: "—" if v is None else f"{v:.0%}"
+        lines.append(f"| {pad} | {r['poll_ms']} | {rate(r['read_rate'])} | {xt} | {rate(r['stack_both_rate'])} | "
+                     f"{'—' if r['taps_seen'] is None else str(r['taps_seen']) + ' of 5'} | {r['across'] or '—'} |")
+    lines += ["", "## What to change", ""] + [f"- {a}" for a in report["advice"]]
+    return "\n".join(lines) + "\n"
+
+
+def walkthrough(profile_path, *, emulate: bool = False, out=None, report_path=None, ask=input,
+                stack_offset: float = 0.0) -> int:
+    """Run the walk-through; writes ``report_path`` (.json or .md, default both beside each other)."""
+    from companion.table import ProfileError, load_profile
+    out = out or sys.stdout
+    try:
+        profile = load_profile(profile_path)
+    except ProfileError as exc:
+        print(f"The table profile cannot be used: {exc}", file=out)
+        return 2
+    if emulate:
+        from hardware.bench import profile_table
+        from hardware.emulator.chip import HOST_OVERHEAD_S
+        table = profile_table(profile, overhead=HOST_OVERHEAD_S)
+        builder = ScriptedBuilder(table, stack_offset)
+        clock = lambda: table.model.now  # noqa: E731 (modelled time)
+    else:
+        from hardware.readers import open_profile_table
+        table, problems = open_profile_table(profile)
+        if table is None:
+            print("No reader answers, so there is nothing to walk through:", file=out)
+            for p in problems:
+                print(f"  - {p}", file=out)
+            print("Run 'companion doctor' first (or add --emulate to see a walk-through on emulated readers).",
+                  file=out)
+            return 1
+        builder = ConsoleBuilder(out, ask)
+        clock = time.monotonic
+    print(f"Walk-through of {profile.name!r}: {len(table.pads)} pads. Have seven tagged cards at hand.", file=out)
+    try:
+        report = Walkthrough(table, profile, builder, out, clock).run()
+    finally:
+        table.close()
+    base = Path(report_path) if report_path else Path.cwd() / "table-walkthrough.json"
+    paths = [base] if base.suffix in (".json", ".md") and report_path else [base.with_suffix(".json"),
+                                                                             base.with_suffix(".md")]
+    for path in paths:
+        path.write_text(json.dumps(report, indent=2) + "\n" if path.suffix == ".json" else markdown(report),
+                        encoding="utf-8")
+    print("", file=out)
+    for line in report["advice"]:
+        print(f"  - {line}", file=out)
+    print(f"Report written to {', '.join(str(p) for p in paths)}: attach it to a bug report.", file=out)
+    return 0

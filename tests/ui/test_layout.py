@@ -1,0 +1,185 @@
+"""Issue 14, items 2–4: every table fits, nothing overlaps, nothing moves under the finger.
+
+Each game is played through the screen (cards on the simulated table's pads,
+touches on buttons) from a fixed seed; after every step the table screen is
+checked at 800×480 — every label's text whole inside its box, no two widgets
+of a layout overlapping, text ≥ 18 px, counters ≥ 40 px, touch targets ≥ 48
+px — and every few steps at 1280×800 too.  The confirm button must keep its
+place all game long.
+"""
+import pytest
+from kivy.core.window import Window
+
+from companion.engine import Rng
+from ui import harness
+
+from .driver import do, place, result_open, table_screen
+from .layout_checks import all_problems, overlap_problems, text_problems
+from .test_tables import start
+
+GAMES = [("sams", 3, 40), ("lifeforce", 3, 30), ("vitaluna", 5, 40), ("territory", 2, 90), ("arcmage", 4, 60)]
+BIG_EVERY = 15
+
+
+def resize(size):
+    Window.size = size
+    harness.frames(4)
+
+
+def problems_now(app, size):
+    screen = table_screen(app)
+    found = all_problems(screen, 1.0) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    return [f"{size[0]}x{size[1]}: {p}" for p in found]
+
+
+@pytest.mark.parametrize("game, seed, steps", GAMES)
+def test_every_label_fits_and_nothing_overlaps_at_both_sizes(home, game, seed, steps):
+    app = home
+    session = start(app, game)
+    screen = table_screen(app)
+    rng = Rng(seed)
+    primary_at = None
+    try:
+        for step in range(steps):
+            if result_open(app):
+                screen.result_view.dismiss()
+                harness.frames(2)
+            if session.rules.is_over(session.state):
+                break
+            found = problems_now(app, (800, 480))
+            if step % BIG_EVERY == 0:
+                resize((1280, 800))
+                found += problems_now(app, (1280, 800))
+                resize((800, 480))
+            assert not found, f"{game}, step {step}:\n" + "\n".join(found[:8])
+            where = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) + tuple(screen.ids.primary.size)
+            assert primary_at in (None, where), "the confirm button moved"
+            primary_at = where
+            do(app, session.rules.random_action(session.state, rng))
+    finally:
+        resize((800, 480))
+
+
+def zone_places(screen):
+    return {z: (tuple(b.to_window(*b.pos)), tuple(b.size)) for z, b in screen.zone_boxes.items()}
+
+
+def test_messages_lie_over_the_board_and_move_no_zone(home):
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane1", "sams.7h")
+    harness.frames(3)
+    before = zone_places(screen)
+    primary = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos))
+    place(app, "0.lane2", "sams.4s")                  # refused: South plays now — a banner
+    assert screen.ids.banner.shown and "South" in screen.ids.banner.text
+    screen.ids.feed.add(["a message in the feed"])
+    screen.zone_boxes["1.lane3"].flash(["a note on a zone"])
+    screen.sim_card = "sams.6s"                       # the simulated table's hint
+    harness.frames(3)
+    assert screen.ids.sim_hint.shown and screen.ids.feed.shown
+    assert zone_places(screen) == before
+    assert tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) == primary
+    screen.cancel_sim()
+    screen.ids.banner.hide()
+    harness.frames(2)
+    assert zone_places(screen) == before
+
+
+def test_a_play_is_shown_on_its_lane_and_undo_updates_the_status_line(home):
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane3", "sams.7h")
+    place(app, "1.lane1", "sams.6s")
+    assert screen.zone_boxes["1.lane1"].note, "the play is not shown on its lane"
+    assert "South opens lane 1 with 6♠" in screen.last_event
+    harness.tap(harness.button("Undo"))
+    assert len(session.actions) == 1
+    assert screen.last_event == "North opens lane 3 with 7♥"
+    assert screen.zone_boxes["1.lane1"].note == []
+
+
+def test_a_scored_round_marks_each_winning_lane_with_its_reason(home):
+    from .test_tables import NORTH, SOUTH
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    for n, ((nl, nc), (sl, sc)) in enumerate(zip(NORTH, SOUTH)):
+        place(app, f"0.lane{nl}", nc)
+        place(app, f"1.lane{sl}", sc)
+    assert result_open(app)
+    screen.result_view.dismiss()
+    harness.frames(3)
+    lane1 = screen.zone_boxes["0.lane1"]
+    assert lane1.outcome == "won" and screen.zone_boxes["1.lane1"].outcome == "lost"
+    assert lane1.reason[0] == "Lane 1: North attack 10 ≥ South defence 8 — North wins"
+    assert screen.lane_marks[0].text.endswith("North wins")
+    assert not text_problems(screen)
+
+
+def test_the_text_size_setting_reaches_every_label(home):
+    from ui import theme
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    try:
+        theme.set_text_scale(1.3)
+        harness.frames(3)
+        assert app.fscale == 1.3
+        assert screen.counter_boxes["vp.0"].children[0].font_size == 40 * 1.3
+        assert screen.ids.phase.font_size == 18 * 1.3
+    finally:
+        theme.set_text_scale(1.0)
+        harness.frames(3)
+    assert app.fscale == 1.0
+
+
+def play_until_event(app, session, seed, kinds, max_steps=400):
+    """Random legal play through the screen until an event of one of ``kinds`` happens."""
+    from companion.engine import redact_event
+    seen = []
+    unsubscribe = session.subscribe(lambda s, events: seen.extend(redact_event(e, None) for e in events))
+    rng = Rng(seed)
+    try:
+        for _ in range(max_steps):
+            if result_open(app):
+                table_screen(app).result_view.dismiss()
+            found = [e for e in seen if e["type"] in kinds]
+            if found or session.rules.is_over(session.state):
+                return found
+            seen.clear()
+            do(app, session.rules.random_action(session.state, rng))
+    finally:
+        unsubscribe()
+    return []
+
+
+def test_a_vita_luna_hit_is_shown_on_the_position_it_struck(home):
+    app = home
+    session = start(app, "vitaluna")
+    hits = play_until_event(app, session, 5, {"hit"})
+    assert hits, "no hit in the game"
+    hit = hits[-1]
+    box = table_screen(app).zone_boxes[f"{1 - hit['seat']}.white{hit['target_column']}"]
+    assert box.note and box.note[0] == hit["text"]
+
+
+def test_a_fought_territory_land_is_framed_for_its_winner_with_the_totals(home):
+    app = home
+    session = start(app, "territory")
+    fights = play_until_event(app, session, 2, {"battle_result"})
+    assert fights, "no land was fought"
+    fight = fights[-1]
+    screen = table_screen(app)
+    harness.frames(2)
+    land = screen.land_cards[fight["slot"]]
+    if fight["winner"] in (0, 1):
+        assert land.outcome == "won"
+        assert screen.zone_boxes[f"{fight['winner']}.land{fight['slot'] + 1}"].outcome == "won"
+        who = screen.players[fight["winner"]]
+        assert any(who in reason for reason in land.reason)
+    else:
+        assert land.outcome == "tie"
+    assert not text_problems(screen)

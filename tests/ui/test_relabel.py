@@ -1,0 +1,22 @@
+"""A tag whose own memory (NDEF) names another card than this table registered: the Cards screen shows
+the claim and only the players' Assign makes it so (issue 13, item 6)."""
+from companion.table import GONE, SEEN, PadEvent
+from ui import harness
+
+
+def test_a_claimed_card_is_shown_on_the_cards_screen_and_assign_confirms_it(home):
+    app = home
+    uid = "04C1A1A1A1A1A1"
+    store = app.controller.store
+    store.tags.register(uid, "sams.7h")
+    app.go("cards", game="sams")
+    harness.frames(2)
+    # A phone rewrote the tag: it now says it is the 10 of spades.
+    app.controller.handle_pad_event(PadEvent("scan", uid, SEEN, 0.0, card_id="sams.10s"))
+    harness.frames(1)
+    screen = app.root.get_screen("cards")
+    assert "carries 7 of Hearts" in screen.tag_text and "the tag itself says 10 of Spades" in screen.tag_text
+    assert store.tags.lookup(uid) == "sams.7h"                 # nothing changed by itself
+    harness.tap(harness.button("Assign the picked card to this tag"))
+    assert store.tags.lookup(uid) == "sams.10s" and store.tags.pending() == []
+    app.controller.handle_pad_event(PadEvent("scan", uid, GONE, 0.0))

@@ -1,0 +1,87 @@
+"""Lifeforce Battle: each side's attack card and support row, facing across the deck check.
+
+Each side has its attacking animal (name, colour, lifespan and the declared
+mode), its support row with the support total against the lifespan, and its
+deck, hand, discard and graveyard counters.  The deck-check pad lies between
+the two sides with the battle number and the last battle's result.
+"""
+from __future__ import annotations
+
+from ui import theme
+from ui.tables.generic import TableScreen, name_choices
+from ui.widgets import FitLabel
+
+
+class LifeforceTable(TableScreen):
+    def build_board(self, board) -> None:
+        fs = self.fs()
+        self.middle = FitLabel(color=theme.MUTED)
+        board.add_widget(self._strip(0))
+        board.add_widget(self._battle_row(0))
+        board.add_widget(self.row(self.middle, self.zone("deck_check", chips=False, size_hint_x=0.4),
+                                  size_hint_y=None, height=theme.COUNTER_HEIGHT * fs))
+        board.add_widget(self._battle_row(1))
+        board.add_widget(self._strip(1))
+
+    def _strip(self, seat: int):
+        fs = self.fs()
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * fs),
+                        self.counter(f"hand.{seat}", seat=seat),
+                        self.counter(f"deck.{seat}", seat=seat),
+                        self.counter(f"discard.{seat}", ("Disc.",), seat=seat),
+                        self.counter(f"graveyard.{seat}", ("Grave",), seat=seat),
+                        self.counter(f"in_play.{seat}", ("Play",), seat=seat),
+                        size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+
+    def _battle_row(self, seat: int):
+        return self.row(self.zone(f"{seat}.attacker", title=["Attacker", "Attack"], chips=False, size_hint_x=0.36),
+                        self.zone(f"{seat}.support", title=["Support"]))
+
+    def show_view(self, view: dict) -> None:
+        zones, detail = view["zones"], view["detail"]
+        duel = detail["duels"][-1]["cards"] if detail.get("duels") else [None, None]
+        for seat in (0, 1):
+            side = duel[seat] or {}
+            attacker = self.zone_boxes[f"{seat}.attacker"]
+            self.show_zone(attacker, zones[f"{seat}.attacker"], info=self.animal_info(side))
+            support = self.zone_boxes[f"{seat}.support"]
+            self.show_zone(support, zones[f"{seat}.support"], info=self.support_info(side))
+            for box in (attacker, support):
+                box.highlight = seat == self.active_seat
+        self.show_zone(self.zone_boxes["deck_check"], zones["deck_check"],
+                       info=["Deck check: place a card to see whose it is", "Deck check: place a card", "Deck check"])
+        self.middle.choices = self.battle_line(detail)
+
+    @staticmethod
+    def animal_info(side: dict) -> list[str]:
+        if not side.get("animal"):
+            return ["no animal yet", "none yet"]
+        name, colour = side.get("name") or "?", (side.get("colour") or "").capitalize()
+        life = side.get("lifespan")
+        mode = f" · says {side['mode']}" if side.get("mode") else ""
+        return ([f"{name}\n{colour} · {life} years{mode}", f"{name}\n{life} years{mode}", f"{name} · {life} y"]
+                + [f"{n}\n{life} y" for n in name_choices(name)[1:]] + name_choices(name)[1:])
+
+    @staticmethod
+    def support_info(side: dict) -> list[str]:
+        total = side.get("support_total", 0)
+        life = side.get("lifespan")
+        if life is None:
+            return [f"support {total}", f"{total}"]
+        mark = " ✓" if total >= life else ""
+        return [f"support {total} against lifespan {life}{mark}", f"support {total} of {life}{mark}",
+                f"{total} of {life}{mark}"]
+
+    def battle_line(self, detail: dict) -> list[str]:
+        now = f"Battle {detail.get('battle', 1)}"
+        last = detail.get("last_battle")
+        if not last:
+            return [now]
+        totals = last.get("totals") or [0, 0]
+        winner = last.get("winner")
+        who = self.players[winner] if winner in (0, 1) else "nobody"
+        return [f"{now} · battle {last['battle']}: {who} won {totals[0]} to {totals[1]}",
+                f"{now} · last: {who} won {totals[0]}–{totals[1]}", f"{now} · {who} won last", now]
+
+
+SCREEN = LifeforceTable

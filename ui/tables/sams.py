@@ -1,0 +1,116 @@
+"""Sam's Battle Game: five lanes facing five lanes, the round's lane results between them.
+
+North's lanes lie along the far edge and South's along the near one, lane 1
+facing lane 1.  Each lane shows its stack (face-down buffs as card backs) and
+its attack and defence — only what is visible while buffs lie face down, as a
+lower bound ("≥").  Between the two rows each lane's number, and once the
+round is scored its result; the winning lane is framed with its reason.
+"""
+from __future__ import annotations
+
+from companion.games.sams import LANES, lane_strength
+from ui import theme
+from ui.tables.generic import TableScreen
+from ui.widgets import FitLabel
+
+
+class SamsTable(TableScreen):
+    #: either player may start the next round: one button, no name on it
+    SHARED_ACTIONS = frozenset({"next_round"})
+
+    def build_board(self, board) -> None:
+        fs = self.fs()
+        self._lane_texts: dict[int, str] = {}
+        self.lane_marks = [FitLabel(choices=[f"Lane {n + 1}"], color=theme.MUTED) for n in range(LANES)]
+        board.add_widget(self._strip(0, "pile"))
+        board.add_widget(self.row(*[self.zone(f"0.lane{n + 1}") for n in range(LANES)]))
+        board.add_widget(self.row(*self.lane_marks, size_hint_y=None, height=34 * fs))
+        board.add_widget(self.row(*[self.zone(f"1.lane{n + 1}") for n in range(LANES)]))
+        board.add_widget(self._strip(1, "discard"))
+
+    def _strip(self, seat: int, shared: str):
+        fs = self.fs()
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=120 * fs),
+                        self.counter(f"vp.{seat}", seat=seat),
+                        self.counter(f"hand.{seat}", seat=seat),
+                        self.counter(shared, ("Pile",) if shared == "pile" else ()),
+                        size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+
+    def show_view(self, view: dict) -> None:
+        zones = view["zones"]
+        last = view["detail"].get("last_round")
+        for seat in (0, 1):
+            for lane in range(LANES):
+                zone_id = f"{seat}.lane{lane + 1}"
+                box = self.zone_boxes[zone_id]
+                cards = zones[zone_id]["cards"]
+                self.show_zone(box, zones[zone_id], info=self.lane_info(cards))
+                box.highlight = seat == self.active_seat and last is None
+        for lane in range(LANES):
+            mark = self.lane_marks[lane]
+            result = last["lanes"][lane] if last else None
+            mark.choices = self.lane_result(lane, result)
+            for seat in (0, 1):
+                box = self.zone_boxes[f"{seat}.lane{lane + 1}"]
+                if result is None or result["outcome"] == "empty":
+                    box.outcome, box.reason = "", []
+                elif result["outcome"] == "win":
+                    won = result["winner"] == seat
+                    box.outcome = "won" if won else "lost"
+                    box.reason = self.lane_reason(lane, result) if won else []
+                else:
+                    box.outcome, box.reason = "tie", []
+
+    @staticmethod
+    def lane_info(cards: list) -> list[str]:
+        if not cards:
+            return ["empty"]
+        attack, defence = lane_strength([c for c in cards if isinstance(c, str)])
+        hidden = sum(1 for c in cards if not isinstance(c, str))
+        if hidden:
+            return [f"visible attack {attack} · defence {defence} · {hidden} face down",
+                    f"visible attack {attack} · defence {defence}",
+                    f"Atk ≥{attack} · Def ≥{defence}", f"≥{attack} / ≥{defence}"]
+        return [f"attack {attack} · defence {defence}", f"Atk {attack} · Def {defence}", f"{attack} / {defence}"]
+
+    def lane_result(self, lane: int, result: dict | None) -> list[str]:
+        name = f"Lane {lane + 1}"
+        if result is None:
+            return [name]
+        outcome = result["outcome"]
+        if outcome == "win":
+            who = self.players[result["winner"]]
+            return [f"{name}: {who} wins", f"{who} wins", who]
+        if outcome == "empty":
+            return [f"{name}: no battle", "no battle", "—"]
+        word = "a tie" if outcome == "tie" else "a draw"
+        return [f"{name}: {word}", word.split()[-1].capitalize()]
+
+    def lane_reason(self, lane: int, result: dict) -> list[str]:
+        w = result["winner"]
+        attack, defence = result["attack"][w], result["defence"][1 - w]
+        text = self._lane_texts.get(lane) or ""
+        why = text.split(": ", 1)[-1].split(" — ")[0] if ": " in text else ""
+        return [c for c in (text, why) if c] + [f"attack {attack} vs defence {defence}", f"{attack} vs {defence}",
+                                                 "Wins"]
+
+    def note_choices(self, ev: dict) -> list[str]:
+        if ev.get("type") == "played":
+            card = ev.get("card")
+            face = self.controller.card_text(card) if card else None
+            return [ev.get("text", ""), f"+ {face}" if face else "+ face down"]
+        return super().note_choices(ev)
+
+    def show_outcome(self, ev: dict) -> None:
+        # The lanes' results come from the view (they stay until the next round); keep the
+        # engine's sentence for each lane as its reason.
+        if isinstance(ev.get("lane"), int):
+            self._lane_texts[ev["lane"]] = ev.get("text", "")
+            self.show_view(self.view)
+
+    def clear_outcomes(self) -> None:
+        if self.view.get("detail", {}).get("last_round") is None:
+            self._lane_texts = {}
+
+
+SCREEN = SamsTable
