@@ -25,7 +25,8 @@ def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
 
     The file against the profile schema (:func:`companion.table.load_profile`),
     the readers (:func:`hardware.readers.reader_specs`), LEDs, buttons and
-    buzzer (:func:`hardware.pins.parse_pins`) and each layout against its
+    buzzer (:func:`hardware.pins.parse_pins`), the ``[reading]`` plan
+    (:func:`hardware.readers.reading_plan`) and each layout against its
     game's zones.  One :class:`ProfileError` names every problem, so both
     commands refuse the same files with the same sentence.
     """
@@ -40,6 +41,11 @@ def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
         problems.append(str(exc).removeprefix(prefix))
     try:
         pins = parse_pins(prof.raw, prof.source, prof.pads or None)
+    except ProfileError as exc:
+        problems.append(str(exc).removeprefix(prefix))
+    try:
+        from hardware.readers import reading_plan
+        reading_plan(prof)                       # [reading]: fields and pad positions
     except ProfileError as exc:
         problems.append(str(exc).removeprefix(prefix))
     problems += check_layouts(prof)
