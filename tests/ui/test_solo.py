@@ -23,21 +23,19 @@ from companion.solo import sams as model
 from ui import harness
 
 from .driver import assert_nothing_hidden_shown, result_open, seen_face_up, table_screen
+from .driver import option_button as driver_option_button
 
 SOLO = 1                     # South, the near seat
 HUMAN = 0
 
 
 def option_button(setup, label: str, text: str):
-    """The button ``text`` on the setup screen's row for the option ``label``, scrolled into view."""
-    from kivy.uix.label import Label
-    rows = [w.parent for w in harness.walk(setup) if isinstance(w, Label) and w.text == label]
-    assert len(rows) == 1, f"{len(rows)} option rows say {label!r}"
-    found = [w for w in harness.walk(rows[0]) if getattr(w, "text", None) == text and hasattr(w, "on_release")]
-    assert len(found) == 1, f"{len(found)} buttons say {text!r} in the row {label!r}"
-    setup.ids.options.parent.scroll_to(rows[0].parent, animate=False)
+    """The button ``text`` in the setup row for the option ``label``, scrolled into view as a
+    person scrolls the form to reach it."""
+    button = driver_option_button(setup, label, text)
+    setup.ids.options.parent.scroll_to(button, animate=False)
     harness.frames(2)
-    return found[0]
+    return button
 
 
 def start_solo(app, seat_name: str = "South", strength: str = "Easy"):
