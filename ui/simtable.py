@@ -27,12 +27,15 @@ companion named on the lane it named.
 """
 from __future__ import annotations
 
+import random
+
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
+from companion.games import sams
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by simtable.kv)
 from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
@@ -268,8 +271,6 @@ class SoloHands(BoxLayout):
     the companion's never (it is drawn onto its hand pad and played from the slot it names)."""
 
     def __init__(self, panel, **kwargs):
-        import random
-        from companion.games import sams
         app = App.get_running_app()
         super().__init__(spacing=4 * (app.scale if app else 1.0), **kwargs)
         self.panel = panel
@@ -301,7 +302,6 @@ class SoloHands(BoxLayout):
         if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
             self.held = []                  # the hand went to the discard (or separate) pile
         self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        from companion.games import sams
         self.held = [c for c in self.held if not sams.BIT[c] & state["on_table"]]
         return list(self.held)
 
@@ -324,7 +324,6 @@ class SoloHands(BoxLayout):
             self.panel.fill()
 
     def _draw(self) -> str | None:
-        from companion.games import sams
         state = self.panel.screen.session.state
         gone = state["on_table"] | state["discarded"]
         taken = set(state["solo"]["slots"]) | set(self.hand())
@@ -343,14 +342,12 @@ class SoloHands(BoxLayout):
 
     def draw_theirs(self) -> None:
         """Tap the next card of the pile on the companion's hand pad, its face unseen."""
-        from companion.games import sams
         card = self._draw()
         if card is not None:
             self.panel.screen.controller.sim_place(sams.hand_zone(self.seat), card, secret=True)
 
     def play(self) -> None:
         """Lay the card of the slot the companion named on the lane it named."""
-        from companion.games import sams
         state = self.panel.screen.session.state
         decision = state["solo"]["decision"]
         if decision is None:
