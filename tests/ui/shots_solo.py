@@ -1,15 +1,17 @@
 """Screenshots of solo play (issue 17) at one window size, for docs/screenshots/.
 
     Xvfb :99 -screen 0 1280x800x24 &
-    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 800x480
-    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 1280x800 [extra-folder]
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 800x480 instructs
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 1280x800 thinks [extra-folder]
 
 Writes ``solo-sams-setup-<w>x<h>.png`` (the setup screen, the companion
-playing South) and ``solo-sams-table-<w>x<h>.png`` (the table while the
-companion says which slot to play on which lane).  With an extra folder it
-also writes there the table while the companion thinks and the simulated
-table's panel in a solo game, for checking by eye.  The game is set up and
-played by touch and by the simulated table's panel, as a person would.
+playing South) and ``solo-sams-table-<w>x<h>.png``: the table while the
+companion says which slot to play on which lane (``instructs``: its longest
+sentence, so the small screen's shot is that one) or while it thinks
+(``thinks``).  With an extra folder it also writes there the other state, the
+first card drawn for it and the simulated table's panel, for checking by eye.
+The game is set up and played by touch and by the simulated table's panel, as
+a person would.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 
-def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") -> None:
+def main(out: str = "docs/screenshots", size: str = "800x480", table: str = "instructs", extra: str = "") -> None:
     width, height = (int(v) for v in size.split("x"))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
@@ -42,6 +44,8 @@ def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") 
     folder.mkdir(parents=True, exist_ok=True)
 
     def shot(name, where=folder):
+        if where is None:
+            return
         harness.frames(4)
         path = Path(where) / f"{name}-{size}.png"
         harness.screenshot(path)
@@ -53,8 +57,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") 
     harness.tap(option_button(setup, "Companion plays", "South"))
     harness.tap(option_button(setup, "Companion's strength", "Normal"))
     harness.tap(option_button(setup, "First player", "South"))
-    rows = [w.parent.parent for w in harness.walk(setup) if getattr(w, "text", None) == "First player"]
-    setup.ids.options.parent.scroll_to(rows[0], padding=0, animate=False)    # the companion's options in view
+    setup.ids.options.parent.scroll_y = 0           # scrolled to the end: the companion's options in view
     shot("solo-sams-setup")
     harness.tap(harness.button("Start the game"))
     session = app.controller.session
@@ -107,17 +110,22 @@ def main(out: str = "docs/screenshots", size: str = "800x480", extra: str = "") 
     panel.dismiss()
     assert screen.phase_label.startswith("South plays the card in slot"), screen.phase_label
     screen.ids.feed.hide()                          # as it is 5 s later: the lanes uncovered
-    shot("solo-sams-table")
+    shot("solo-sams-table" if table == "instructs" else "solo-sams-instructs", folder if table == "instructs"
+         else extra or None)
     if extra:
         open_panel(screen)
         shot("solo-sams-panel", extra)
+        panel.dismiss()
+    if table == "thinks" or extra:
+        open_panel(screen)
         press("Play slot")
         app.controller.solo.close()                 # it never answers: the screen stays on "thinking"
         north_plays(3)
         panel.dismiss()
         assert screen.phase_label == "South is thinking…", screen.phase_label
         screen.ids.feed.hide()
-        shot("solo-sams-thinking", extra)
+        shot("solo-sams-table" if table == "thinks" else "solo-sams-thinks", folder if table == "thinks"
+             else extra)
     assert sams.solo_hand(session.state)
     app.stop()
 
