@@ -208,12 +208,22 @@ class AppController(EventDispatcher):
         if self.session is None or not self.session.can_undo():
             return None
         lines = public_history(self.session)
-        text = lines[-1][1] if lines else "the last action"
         try:
-            self.session.undo()
+            # The companion's own choice (a slot and lane, a swap) would be made again at once by its
+            # seat: undo goes back past it to the last thing a person did, or it could never get there.
+            while self.solo is not None and self.session.can_undo() and self._companions(self.session.actions[-1]):
+                self.session.undo()
+            if self.session.can_undo():
+                self.session.undo()
         except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
             return str(exc)
-        return f"Undone: {text}"
+        n = len(self.session.actions)
+        return f"Undone: {lines[n][1] if n < len(lines) else 'the last action'}"
+
+    def _companions(self, action: dict) -> bool:
+        """An action the companion's seat makes by itself (not a card a person laid for it)."""
+        return action.get("seat") == self.session.options.get("solo_seat") and \
+            action.get("type") in ("solo_decide", "redraw")
 
     def redo(self) -> str | None:
         if self.session is None or not self.session.can_redo():

@@ -284,7 +284,7 @@ class SoloHands(BoxLayout):
         self.order = list(sams.DECK)
         random.Random(session.seed).shuffle(self.order)
         self.next = 0
-        self.held: list[str] = []           # the person's hand, as drawn here
+        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
         self._round, self._redrawn = session.state["round"], session.state["redrawn"][self.person]
         self.mine = BigButton()
         self.mine.bind(on_release=lambda *_a: self.draw_mine())
@@ -297,13 +297,13 @@ class SoloHands(BoxLayout):
         self.refresh()
 
     def hand(self) -> list[str]:
-        """The person's cards still in hand: drawn here and not yet on the table."""
+        """The person's cards still in hand: drawn here and not on the table (an undone play's
+        card is back in the hand)."""
         state = self.panel.screen.session.state
         if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
-            self.held = []                  # the hand went to the discard (or separate) pile
+            self.drawn = []                 # the hand went to the discard (or separate) pile
         self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        self.held = [c for c in self.held if not sams.BIT[c] & state["on_table"]]
-        return list(self.held)
+        return [c for c in self.drawn if not sams.BIT[c] & state["on_table"]]
 
     def refresh(self) -> None:
         session = self.panel.screen.session
@@ -337,7 +337,7 @@ class SoloHands(BoxLayout):
     def draw_mine(self) -> None:
         card = self._draw()
         if card is not None:
-            self.held.append(card)
+            self.drawn.append(card)
             self.refresh()
 
     def draw_theirs(self) -> None:

@@ -188,4 +188,12 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     harness.tap(harness.button(label))
     assert session.actions[-1] == {"type": "play", "seat": 1, "lane": decision["lane"], "card": slot_card}
     assert card not in panel.solo.hand() and len(panel.solo.hand()) == 2
+    panel.dismiss()                                     # undo South's play, then North's: the card is back
+    harness.tap(harness.button("Undo"))
+    assert session.actions[-1]["type"] == "solo_decide"
+    harness.tap(harness.button("Undo"))                 # past the companion's decision, to North's play
+    assert len(session.actions) == 6 and session.actions[-1] == {"type": "redraw", "seat": 0}
+    assert any(t.startswith("Undone: North") for t in harness.texts()), harness.texts()
+    open_panel(screen)
+    assert card in panel.solo.hand() and len(panel.solo.hand()) == 3
     panel.dismiss()
