@@ -188,12 +188,19 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     harness.tap(harness.button(label))
     assert session.actions[-1] == {"type": "play", "seat": 1, "lane": decision["lane"], "card": slot_card}
     assert card not in panel.solo.hand() and len(panel.solo.hand()) == 2
-    panel.dismiss()                                     # undo South's play, then North's: the card is back
+    # North plays again; South (4 cards, mid-turn: no swap) decides; Undo goes back past its decision
+    # to North's play (its seat would decide again at once), and the card is back in North's hand.
+    played = len(session.actions)
+    second = panel.solo.hand()[0]
+    harness.tap(card_button(panel, second))
+    harness.tap(screen.zone_boxes["0.lane2"])
+    app.controller.solo.wait()
+    harness.frames(2)
+    assert [a["type"] for a in session.actions[played:]] == ["play", "solo_decide"]
+    panel.dismiss()                                     # (it lies over the table's buttons)
     harness.tap(harness.button("Undo"))
-    assert session.actions[-1]["type"] == "solo_decide"
-    harness.tap(harness.button("Undo"))                 # past the companion's decision, to North's play
-    assert len(session.actions) == 6 and session.actions[-1] == {"type": "redraw", "seat": 0}
+    assert len(session.actions) == played
     assert any(t.startswith("Undone: North") for t in harness.texts()), harness.texts()
     open_panel(screen)
-    assert card in panel.solo.hand() and len(panel.solo.hand()) == 3
+    assert second in panel.solo.hand() and len(panel.solo.hand()) == 2
     panel.dismiss()
