@@ -12,6 +12,7 @@ from ui import harness
 from ui.simtable import open_panel
 
 from .driver import table_screen
+from .layout_checks import all_problems
 from .test_tables import start
 
 
@@ -158,6 +159,8 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     mine = {c.card_id for c in panel.ids.grid.children}
     assert len(panel.solo.hand()) == 5 and mine == set(panel.solo.hand()) and not mine & set(held)
     assert not [(s, t) for s in secret for t in harness.texts() if s in t], "South's cards named on screen"
+    harness.frames(2)
+    assert not all_problems(panel, 1.0), all_problems(panel, 1.0)[:5]      # its buttons' words fit whole
     assert not [t for t in harness.texts() if t.endswith(": South") and t.startswith("Redraw")]  # its own choice
     # North swaps its hand of 5 (rules: for 3 new cards): the panel's hand empties, North draws 3.
     panel.dismiss()                                     # (it lies over the table's buttons)

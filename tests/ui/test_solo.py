@@ -24,6 +24,7 @@ from ui import harness
 
 from .driver import assert_nothing_hidden_shown, result_open, seen_face_up, table_screen
 from .driver import option_button as driver_option_button
+from .layout_checks import all_problems
 
 SOLO = 1                     # South, the near seat
 HUMAN = 0
@@ -98,7 +99,7 @@ def test_a_whole_solo_game_of_sams_in_the_window(home):
     rng = random.Random(session.seed)
     labels: list[str] = []                       # every instruction line the table screen showed
     screen.bind(phase_label=lambda _screen, text: labels.append(text))
-    synced = 0
+    synced = laid_out = 0
     for _step in range(3000):
         # The companion swaps a hand of 5 by itself (on its thread, whenever its turn comes):
         # the person then empties the slots the screen names and draws 3 for it.
@@ -138,6 +139,10 @@ def test_a_whole_solo_game_of_sams_in_the_window(home):
             said = screen.phase_label
             assert said.startswith(f"South plays the card in slot {decision['slot'] + 1} face ") \
                 and said.endswith(f" on lane {decision['lane'] + 1}"), said
+            if laid_out < 3:                     # the instruction fits its bar whole, nothing overlaps
+                harness.frames(2)
+                assert not all_problems(screen, 1.0), all_problems(screen, 1.0)[:5]
+                laid_out += 1
             assert_no_secret_shown(app)
             card = state["solo"]["slots"][decision["slot"]]
             before = len(session.actions)
