@@ -1,0 +1,306 @@
+"""Solo Lifeforce Battle through pad events, headless: the person at the table and the companion.
+
+The test is the person: it deals from real (modelled) decks — the fast model
+:mod:`companion.solo.lifeforce` keeps who holds which card and draws from each
+deck as a shuffled deck would — plays its own seat, taps the cards it draws for
+the companion face down on the companion's hand pad, and places the cards of
+the slots the screen names on the pads it names.  The companion decides on its
+own thread (:class:`companion.solo.seat.SoloSeat`).
+"""
+import random
+
+import pytest
+
+from companion.engine import IllegalAction, redact_event
+from companion.games.lifeforce import RULES, sample_decks, solo
+from companion.games.lifeforce.animals import ANIMALS
+from companion.session import Session
+from companion.simulate import ScriptedTable, register_virtual_tags
+from companion.solo import lifeforce as model
+from companion.solo.seat import SoloSeat
+
+HUMAN, SOLO = 0, 1
+DECKS = sample_decks()
+
+
+def _pad(session, zone):
+    return session.table.layout.pads_of(zone)[0]
+
+
+def _names(cards) -> set[str]:
+    return {ANIMALS[c].name for c in cards}
+
+
+class Person:
+    """One person at a solo table: the physical decks (``deal``), the pads, the companion's thread."""
+
+    def __init__(self, store, seed: int, solo_seat: int = SOLO, iterations: int = 30):
+        register_virtual_tags(store, "lifeforce")
+        self.session = Session.start(store, "lifeforce", {"solo_seat": solo_seat, "solo_strength": "easy"},
+                                     seed=seed)
+        self.table = ScriptedTable(self.session)
+        self.deal = model.new_game(seed, DECKS)
+        self.rng = random.Random(seed)
+        self.solo_seat, self.human = solo_seat, 1 - solo_seat
+        self.shown: list[str] = []         # every text the shared screen showed
+        self.secret_ever: set[str] = set()  # every card that lay in the companion's holder
+        self.session.subscribe(lambda _s, events: self.shown.extend(
+            e["text"] for e in self.session.public_events(events)))
+        self.companion = SoloSeat(self.session, iterations=iterations)
+        self.followed = 0                   # the logged actions the physical cards have followed
+
+    def close(self):
+        self.companion.close()
+
+    def screen(self) -> str:
+        view = self.session.view(None)
+        self.shown.append(view["phase_label"])
+        return view["phase_label"]
+
+    def draw_for_companion(self):
+        held = solo.solo_hand(self.session.state)
+        for card in [model.card_id(c) for c in self.deal.hand[self.solo_seat]]:
+            if card not in held:
+                self.secret_ever.add(card)
+                self.table.place(_pad(self.session, solo.hand_zone(self.solo_seat)), card)
+                self.table.tidy()
+
+    def last(self) -> dict:
+        return self.session.actions[-1] if self.session.actions else {}
+
+    def follow(self) -> bool:
+        """Draw for the companion, let it think, and follow what it decided with the physical
+        cards (its new hand, its call or check).  True when it took a new hand (draw again)."""
+        session, deal, seat = self.session, self.deal, self.solo_seat
+        self.draw_for_companion()
+        self.companion.wait()
+        followed = self.followed
+        self.followed = len(session.actions)
+        for action in session.actions[followed:]:
+            if action["type"] == "solo_decide" and action["choice"] == "mulligan":
+                deal.mulligan(seat)                     # the holder's cards go back, 5 new ones are drawn
+                return True
+            if action["type"] == "solo_decide" and action["choice"] in ("call", "check"):
+                deal.call(action["choice"] == "call")
+        return False
+
+    def step(self) -> None:
+        """One thing the person does, as the screen asks."""
+        session, deal, seat = self.session, self.deal, self.solo_seat
+        if self.follow():
+            return
+        state = session.state
+        self.screen()
+        phase = state["phase"]
+        if phase == "setup":
+            if solo.undecided_at_setup(state):
+                return                                  # still thinking (wait() returned early)
+            first = self.rng.randrange(2)
+            session.act({"type": "first_attacker", "seat": first})
+            deal.start(first)
+        elif phase == "resolve":
+            session.confirm(self.human)
+        elif phase == "call":
+            if state["battle_winner"] != seat:
+                call = self.rng.random() < 0.5
+                session.act({"type": "call" if call else "check", "seat": self.human})
+                deal.call(call)
+        elif state["turn"] == seat:
+            decision = state["solo"]["decision"]
+            if decision is None:
+                return
+            label = self.screen()
+            assert f"slot {decision['animal'] + 1} on" in label, label
+            slots = state["solo"]["slots"]
+            animal, support = slots[decision["animal"]], [slots[s] for s in decision["support"]]
+            before = len(session.actions)
+            self.table.place(_pad(session, f"{seat}.attacker"), animal)
+            assert len(session.actions) == before + 1, "the card of the named slot on the named pad is the play"
+            for card in support:
+                self.table.place(_pad(session, f"{seat}.support"), card)
+            assert len(session.actions) == before + 1 + len(support)
+            self.table.tidy()
+            deal.apply((model.INDEX[animal], int(decision["mode"] == "low"), tuple(model.INDEX[c] for c in support)))
+            assert session.state["turn"] != seat or session.state["phase"] not in ("attack", "counter")
+        else:
+            animal, low, support = model.random_build(deal.hand[self.human], self.rng.random)
+            self.table.place(_pad(session, f"{self.human}.attacker"), model.card_id(animal))
+            if model.LOW[animal]:
+                session.act({"type": "declare", "seat": self.human, "mode": "low" if low else "max"})
+            for card in support:
+                self.table.place(_pad(session, f"{self.human}.support"), model.card_id(card))
+            session.act({"type": "done", "seat": self.human})
+            self.table.tidy()
+            deal.apply((animal, low, tuple(support)))
+
+
+def play_whole_game(store, seed: int) -> Person:
+    person = Person(store, seed)
+    for _ in range(3000):
+        if person.session.state["phase"] == "over":
+            break
+        person.step()
+    person.close()
+    return person
+
+
+def test_a_whole_solo_game_through_pad_events(store):
+    person = play_whole_game(store, 5)
+    session, deal = person.session, person.deal
+    assert session.state["phase"] == "over"
+    assert session.state["winner"] == deal.winner, "the engine and the physical cards agree on the game"
+    decided = [a for a in session.actions if a["type"] == "solo_decide"]
+    assert {a["choice"] for a in decided} >= {"build", "keep"} or {"build", "mulligan"} <= {
+        a["choice"] for a in decided}
+    assert any("attacker pad" in text and "slot" in text for text in person.shown)
+    # a card is secret while it lies in the holder; the screen never named one before it was played
+    names = {ANIMALS[c].name: c for c in person.secret_ever}
+    revealed_at = {}
+    for n, action in enumerate(session.actions):
+        if action["type"] in ("play_animal", "support") and action["seat"] == SOLO:
+            revealed_at.setdefault(action["card"], n)
+    for text in person.shown:
+        assert " drew " not in text, text
+    assert all(name not in t for t in person.shown[:5] for name in names)
+
+
+def test_the_screen_never_names_a_card_in_the_companions_holder(store):
+    """Every text shown while the game runs is checked against the holder of that moment."""
+    person = Person(store, 9)
+    seen: list[tuple[str, set]] = []
+
+    def watch(session, events):
+        secret = _names(solo.solo_hand(session.state))
+        for e in session.public_events(events):
+            seen.append((e["text"], secret))
+        seen.append((session.view(None)["phase_label"], secret))
+        seen.append((repr(session.view(None)), set(solo.solo_hand(session.state))))
+
+    person.session.subscribe(watch)
+    for _ in range(400):
+        if person.session.state["phase"] == "over":
+            break
+        person.step()
+    person.close()
+    assert len(seen) > 100
+    for text, secret in seen:
+        for name in secret:
+            assert name not in text, (name, text)
+
+
+def _ready(store, seed=2, first=HUMAN) -> tuple[Person, list[str]]:
+    """A solo game with the companion's hand tapped in and kept, ``first`` attacking."""
+    person = Person(store, seed)
+    while person.follow():
+        pass
+    person.session.act({"type": "first_attacker", "seat": first})
+    person.deal.start(first)
+    return person, solo.solo_hand(person.session.state)
+
+
+def test_a_wrong_card_is_refused_with_where_it_goes_back_never_its_face(store):
+    person, held = _ready(store, first=SOLO)
+    session = person.session
+    person.companion.wait()
+    decision = session.state["solo"]["decision"]
+    assert decision is not None
+    slots = session.state["solo"]["slots"]
+    wrong = next(n for n, c in enumerate(slots) if c is not None and n != decision["animal"])
+    before = len(session.actions)
+    texts = []
+    for zone in ("1.attacker", "0.attacker", "0.support", "deck_check"):
+        events = person.table.place(_pad(session, zone), slots[wrong])
+        texts += [redact_event(e, None) for e in events]
+        person.table.lift(_pad(session, zone), slots[wrong])
+    # a card of the companion's deck that was never drawn: secret too
+    undrawn = model.card_id(person.deal.deck[SOLO][0])
+    for zone in ("1.support", "0.support"):
+        texts += [redact_event(e, None) for e in person.table.place(_pad(session, zone), undrawn)]
+    assert [a["type"] for a in session.actions[before:]] == ["identify"], "nothing was played"
+    rejected = [e for e in texts if e["type"] in ("rejected", "identify")]
+    assert len(rejected) == 6
+    assert f"slot {wrong + 1}" in rejected[0]["text"] and "attacker pad" in rejected[0]["text"]
+    for e in rejected:
+        assert "card" not in e, e
+        for name in _names(held + [undrawn]):
+            assert name not in e["text"], e["text"]
+    assert session.state["solo"]["decision"] == decision
+
+
+def test_the_companions_buttons_are_its_own(store):
+    person, _held = _ready(store, first=SOLO)
+    session = person.session
+    person.companion.wait()
+    for action in ({"type": "done", "seat": SOLO}, {"type": "declare", "seat": SOLO, "mode": "low"},
+                   {"type": "adjust", "seat": SOLO, "counter": "hand.1", "delta": -1}):
+        with pytest.raises(IllegalAction) as refused:
+            session.act(action)
+        assert "South" in str(refused.value)
+    assert "done" not in session.view(None)["detail"]["buttons"]
+
+
+def test_first_attacker_waits_for_the_companion_to_look_at_its_hand(store):
+    register_virtual_tags(store, "lifeforce")
+    session = Session.start(store, "lifeforce", {"solo_seat": SOLO}, seed=3)
+    assert session.view(None)["phase_label"].startswith("Draw 5 cards for South")
+    with pytest.raises(IllegalAction, match="draw 5 for South"):
+        session.act({"type": "first_attacker", "seat": 0})
+    assert "first_attacker" not in session.view(None)["detail"]["buttons"]
+
+
+def test_the_hand_pad_refuses_what_cannot_be_drawn(store):
+    register_virtual_tags(store, "lifeforce")
+    session = Session.start(store, "lifeforce", {"solo_seat": SOLO}, seed=3)
+    table = ScriptedTable(session)
+    hand_pad = _pad(session, "1.hand")
+    north_card = DECKS[0][0]
+    events = table.place(hand_pad, north_card)
+    assert [e["type"] for e in events] == ["rejected"] and "North's" in events[0]["text"]
+    assert ANIMALS[north_card].name not in events[0]["text"]
+    for card in DECKS[1][:5]:
+        table.place(hand_pad, card)
+        table.tidy()
+    events = table.place(hand_pad, DECKS[1][5])          # a sixth card: the holder is complete
+    public = session.public_events(events)
+    assert public[0]["type"] == "rejected" and "card" not in public[0]
+    assert ANIMALS[DECKS[1][5]].name not in public[0]["text"]
+    assert solo.solo_hand(session.state) == DECKS[1][:5]
+
+
+def test_resume_restores_the_companions_hand_and_decision(store):
+    person, held = _ready(store, first=SOLO)
+    person.companion.wait()
+    session = person.session
+    decision = session.state["solo"]["decision"]
+    person.close()
+    again = Session.resume(store, session.id)
+    assert solo.solo_hand(again.state) == held
+    assert again.state["solo"]["decision"] == decision
+    assert again.view(None)["phase_label"] == session.view(None)["phase_label"]
+
+
+def test_undo_makes_the_companion_think_again(store):
+    person, _held = _ready(store, first=SOLO)
+    session = person.session
+    person.companion.wait()
+    assert session.actions[-1]["type"] == "solo_decide"
+    decisions = len([a for a in session.actions if a["type"] == "solo_decide"])
+    session.undo()
+    person.companion.wait()
+    person.companion.wait()
+    assert session.actions[-1]["type"] == "solo_decide"
+    assert len([a for a in session.actions if a["type"] == "solo_decide"]) == decisions
+    person.close()
+
+
+def test_a_decision_for_a_moment_that_passed_is_refused(store):
+    person, _held = _ready(store, first=SOLO)
+    session = person.session
+    person.companion.wait()
+    decision = dict(session.actions[-1])
+    session.undo()
+    person.companion.close()
+    session.act({"type": "forfeit", "seat": SOLO}) if False else None
+    stale = dict(decision, at=["attack", 2, 1, 5, False])
+    with pytest.raises(IllegalAction, match="moved on"):
+        session.act(stale)
