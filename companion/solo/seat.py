@@ -89,9 +89,10 @@ class SoloSeat:
 
     def _think(self, state: dict) -> None:
         action = decide(state, self.player)
-        if self._closed:
-            return
         try:
+            with self._guard:
+                if self._closed:
+                    return
             self.session.act(action)
         except IllegalAction as exc:
             # the game moved on while it thought (think again about the new moment), or the decision
@@ -115,8 +116,16 @@ class SoloSeat:
             thread.join(max(0.0, deadline - time.monotonic()))
 
     def close(self) -> None:
-        self._closed = True
+        """Stop following the game; a thought in progress is finished, never logged (at most a
+        strength's think time: the game's store may close right after)."""
+        with self._guard:
+            if self._closed:
+                return
+            self._closed = True
+            thread = self._thinking
         self._unsubscribe()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(5.0)
 
     def __enter__(self):
         return self
