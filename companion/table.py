@@ -144,6 +144,12 @@ class Layout:
                 for pad in self.pads_of(z.id):
                     self.modes.setdefault(pad, zone_mode(z))
         known = set(zone_ids)
+        # A pad for a zone the game has only with other options (Sam's solo hand pad in a game of
+        # two people) is no mistake: this game does not use it, and a card on it is an unused pad's.
+        for pad, zone in list(self.pad_to_zone.items()):
+            if zone not in known and zone in _zones_with_some_options(self.game):
+                del self.pad_to_zone[pad]
+                self.modes.pop(pad, None)
         problems = [f"pad {p!r} maps to {z!r}, which {self.game} does not have"
                     for p, z in self.pad_to_zone.items() if z not in known]
         mapped = set(self.pad_to_zone.values())
@@ -273,6 +279,21 @@ def check_layouts(profile: TableProfile) -> list[str]:
         except ProfileError as exc:
             problems.append(str(exc).removeprefix(f"{profile.source} "))
     return problems
+
+
+def _zones_with_some_options(game: str) -> set[str]:
+    """Every zone ``game`` has with one of its options set to any of its choices."""
+    from companion import games
+    try:
+        rules = games.get(game)
+    except games.UnknownGame:
+        return set()
+    defaults = rules.normalise_options({})
+    zones = {z.id for z in rules.zones(defaults)}
+    for option in rules.options:
+        for choice in option.choices or ():
+            zones |= {z.id for z in rules.zones(dict(defaults, **{option.id: choice}))}
+    return zones
 
 
 Sighting = ZoneChange | UnknownTag | UnusedPad

@@ -333,3 +333,12 @@ def test_the_companions_choice_never_depends_on_cards_it_has_not_seen():
     assert decisions[0] == decisions[1]
     assert decisions[0]["choice"] == "build"
     assert decisions[0] in [dict(a) for a in RULES.legal_actions(state) if a["type"] == "solo_decide"]
+
+
+def test_undoing_a_tap_on_the_hand_pad_does_not_name_the_card(store):
+    register_virtual_tags(store, "lifeforce")
+    session = Session.start(store, "lifeforce", {"solo_seat": SOLO}, seed=3)
+    card = DECKS[SOLO][0]
+    session.act({"type": "solo_hand", "seat": SOLO, "card": card})
+    [undone] = session.public_events(session.undo())
+    assert "solo_hand" in undone["text"] and card not in undone["text"]

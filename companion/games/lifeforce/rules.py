@@ -102,9 +102,6 @@ class LifeforceRules(Rules):
         Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
                help="How long the companion thinks per decision: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
     )
-    #: the companion's hand pad, either seat's: a table may have one that a game without a companion
-    #: (or with the companion on the other seat) leaves unused
-    optional_zones = ("0.hand", "1.hand")
 
     @staticmethod
     def validate_deck(card_ids) -> list[str]:
@@ -701,15 +698,8 @@ class LifeforceRules(Rules):
         if zone == "deck_check":
             return {"type": "identify", "card": card_id} if present else None
         companion = state.get("solo")
-        if zone in self.optional_zones:
-            if companion is not None and zone == solo.hand_zone(companion["seat"]):
-                return {"type": "solo_hand", "seat": companion["seat"], "card": card_id} if present else None
-            if not present:
-                return None
-            if companion is None:
-                raise IllegalAction("that is the companion's hand pad: nobody draws for the companion in this game")
-            who = self._who(state, companion["seat"])
-            raise IllegalAction(f"the companion plays {who}: draw for it on {who}'s hand pad")
+        if companion is not None and zone == solo.hand_zone(companion["seat"]):
+            return {"type": "solo_hand", "seat": companion["seat"], "card": card_id} if present else None
         seat, place = _parse_zone(zone)
         if companion is not None and present and not (card_id in BIT and BIT[card_id] & state["table"][seat]):
             self._check_companion_card(state, seat, place, card_id)
