@@ -58,12 +58,15 @@ class Person:
         return view["phase_label"]
 
     def draw_for_companion(self):
-        held = solo.solo_hand(self.session.state)
-        for card in [model.card_id(c) for c in self.deal.hand[self.solo_seat]]:
-            if card not in held:
-                self.secret_ever.add(card)
-                self.table.place(_pad(self.session, solo.hand_zone(self.solo_seat)), card)
-                self.table.tidy()
+        state = self.session.state
+        held = solo.solo_hand(state)
+        drawn = [model.card_id(c) for c in self.deal.hand[self.solo_seat] if model.card_id(c) not in held]
+        for card in drawn[:solo.missing(state)]:          # as many as the screen asks for
+            self.secret_ever.add(card)
+            before = len(self.session.actions)
+            self.table.place(_pad(self.session, solo.hand_zone(self.solo_seat)), card)
+            assert self.session.actions[before]["type"] == "solo_hand", "the hand pad takes every card drawn for it"
+            self.table.tidy()
 
     def last(self) -> dict:
         return self.session.actions[-1] if self.session.actions else {}
