@@ -345,3 +345,17 @@ def test_undoing_a_tap_on_the_hand_pad_does_not_name_the_card(store):
     session.act({"type": "solo_hand", "seat": SOLO, "card": card})
     [undone] = session.public_events(session.undo())
     assert "solo_hand" in undone["text"] and card not in undone["text"]
+
+
+def test_a_card_everybody_knows_on_the_companions_pad_is_refused_with_its_name(people):
+    """Only the companion's secret cards go unnamed: the other player's card on its pad is named
+    with where it belongs, as in a game of two."""
+    person = people(2)
+    _ready(person, first=SOLO)
+    session = person.session
+    north_card = model.card_id(person.deal.hand[HUMAN][0])
+    events = session.public_events(person.table.place(_pad(session, "1.attacker"), north_card))
+    assert events[0]["type"] == "rejected"
+    assert ANIMALS[north_card].name in events[0]["text"] and "North's side" in events[0]["text"]
+    events = session.public_events(person.table.place(_pad(session, "0.attacker"), north_card))
+    assert "North waits" in events[0]["text"] and "slot" in events[0]["text"]

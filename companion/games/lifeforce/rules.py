@@ -340,6 +340,9 @@ class LifeforceRules(Rules):
             raise IllegalAction(f"{winner} won the battle and must call or check before {doing}")
         builder = self._who(state, state["turn"])
         role = "attack" if phase == "attack" else "counterattack"
+        told = solo.instruction(state) if (state.get("solo") or {}).get("seat") == state["turn"] else None
+        if told:                                 # the companion builds: the person places its cards
+            raise IllegalAction(f"it is {builder}'s {role}: {self._who(state, seat)} waits. {told}")
         raise IllegalAction(f"it is {builder}'s {role}: {self._who(state, seat)} waits until {builder} "
                             "presses done")
 
@@ -703,7 +706,7 @@ class LifeforceRules(Rules):
         seat, place = _parse_zone(zone)
         if companion is not None and present and not (card_id in BIT and BIT[card_id] & state["table"][seat]):
             self._check_companion_card(state, seat, place, card_id)
-            if seat == companion["seat"]:
+            if seat == companion["seat"] and card_id in companion["slots"]:
                 return {"type": "play_animal" if place == "attacker" else "support", "seat": seat, "card": card_id}
         if companion is not None and not present and seat == companion["seat"]:
             return None                          # the companion never takes a card back
@@ -729,8 +732,9 @@ class LifeforceRules(Rules):
         companion = state["solo"]
         who = self._who(state, companion["seat"])
         if seat == companion["seat"]:
-            solo.check_place(state, "play_animal" if place == "attacker" else "support", card_id)
-            return
+            if card_id in companion["slots"] or solo.is_secret(state, card_id):
+                solo.check_place(state, "play_animal" if place == "attacker" else "support", card_id)
+            return                               # a card everybody knows: the usual checks say where it goes
         if not solo.is_secret(state, card_id):
             return
         bit = BIT[card_id]
