@@ -359,3 +359,19 @@ def test_a_card_everybody_knows_on_the_companions_pad_is_refused_with_its_name(p
     assert ANIMALS[north_card].name in events[0]["text"] and "North's side" in events[0]["text"]
     events = session.public_events(person.table.place(_pad(session, "0.attacker"), north_card))
     assert "North waits" in events[0]["text"] and "slot" in events[0]["text"]
+
+
+@pytest.mark.parametrize("solo_seat", [0, 1])
+def test_random_solo_games_through_the_table_end_and_replay(store, solo_seat):
+    """Random legal actions (the person's draws for the companion, its decisions taken at random,
+    the other player's random play) through the scripted table: the game ends, and its record
+    replays to the same state — the companion's holder included."""
+    from companion.records import replay
+    from companion.simulate import play_random
+    register_virtual_tags(store, "lifeforce")
+    seed = 3 + solo_seat
+    session = Session.start(store, "lifeforce", {"solo_seat": solo_seat}, seed=seed)
+    actions = play_random(session, seed)
+    assert session.state["phase"] == "over"
+    assert any(a["type"] == "solo_decide" and a["choice"] == "build" for a in actions)
+    assert replay(session.record())[1] == session.state
