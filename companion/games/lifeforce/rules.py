@@ -32,7 +32,10 @@ seat placing cards now), ``hand`` and ``deck`` (counts), ``discard``,
 ``graveyard`` and ``table`` (bitmasks per seat), ``duels`` (the duels of the
 current battle: animal, declared mode and support per seat), ``battle``
 (number), ``battles`` (results so far), ``battle_winner`` (who calls or checks),
-``mulliganed``, ``winner`` and ``reason``.
+``mulliganed``, ``winner`` and ``reason``.  In solo play (setup option
+``solo_seat``) also ``solo``: the companion's own hand, its holder slots and
+its pending decision (:mod:`.solo`) — the one hand the companion knows, and
+never shows.
 """
 from __future__ import annotations
 
