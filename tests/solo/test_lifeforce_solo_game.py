@@ -375,3 +375,43 @@ def test_random_solo_games_through_the_table_end_and_replay(store, solo_seat):
     assert session.state["phase"] == "over"
     assert any(a["type"] == "solo_decide" and a["choice"] == "build" for a in actions)
     assert replay(session.record())[1] == session.state
+
+
+def _by_strength(deck: list[str]) -> list[list[str]]:
+    """Five-card hands of ``deck`` from the weakest to the strongest (model.hand_strength)."""
+    rng = random.Random(0)
+    hands = [rng.sample(deck, 5) for _ in range(300)]
+    return sorted(hands, key=lambda h: model.hand_strength([model.INDEX[c] for c in h]))
+
+
+def test_the_companion_takes_a_new_hand_only_when_its_hand_is_weak_and_the_person_draws_again(store):
+    """Rules, step 2: "If you do not like your starting hand, you may pick a new hand of 5 cards …
+    You may exchange your starting hand only once."  The companion keeps a strong hand; a weak one
+    goes back into its deck, the screen says which slots to empty, and 5 new cards are drawn."""
+    deck = DECKS[SOLO]
+    weakest, strongest = _by_strength(deck)[0], _by_strength(deck)[-1]
+    assert model.weak_hand(weakest, deck) and not model.weak_hand(strongest, deck)
+    register_virtual_tags(store, "lifeforce")
+    session = Session.start(store, "lifeforce", {"solo_seat": SOLO, "solo_strength": "easy"}, seed=4)
+    table = ScriptedTable(session)
+    shown: list[str] = []
+    session.subscribe(lambda _s, events: shown.extend(e["text"] for e in session.public_events(events)))
+    with SoloSeat(session, iterations=20) as companion:
+        for card in weakest:
+            table.place(_pad(session, "1.hand"), card)
+            table.tidy()
+        companion.wait()
+        assert session.actions[-1]["choice"] == "mulligan"
+        assert session.state["mulliganed"][SOLO] and solo.solo_hand(session.state) == []
+        assert session.view(None)["phase_label"].startswith("Draw 5 cards for South")
+        with pytest.raises(IllegalAction, match="draw 5 for South"):
+            session.act({"type": "first_attacker", "seat": HUMAN})
+        fresh = [c for c in deck if c not in weakest][:5]
+        for card in fresh:
+            table.place(_pad(session, "1.hand"), card)
+            table.tidy()
+        companion.wait()
+        assert solo.solo_hand(session.state) == fresh and session.actions[-1]["type"] == "solo_hand"
+        session.act({"type": "first_attacker", "seat": HUMAN})          # no second exchange to wait for
+    assert "Put the cards in slots 1, 2, 3, 4 and 5 of South's holder back into South's deck, shuffle it, " \
+           "then draw 5 for South" in shown

@@ -588,8 +588,9 @@ class LifeforceRules(Rules):
         if solo.undecided_at_setup(state):
             who = self._who(state, state["solo"]["seat"])
             if solo.missing(state):
-                raise IllegalAction(f"before choosing who attacks first, draw 5 for {who}: tap each face down on "
-                                    f"{who}'s hand pad")
+                n = solo.missing(state)
+                raise IllegalAction(f"before choosing who attacks first, draw {n} for {who}: tap each face down "
+                                    f"on {who}'s hand pad")
             raise IllegalAction(f"{who} is still deciding whether to keep its starting hand")
         new = dict(state, phase="attack", starter=seat, turn=seat, battle=1, duels=[new_duel()])
         return new, [event("first_attacker", f"{self._who(state, seat)} attacks first", seat=seat)]
@@ -848,7 +849,7 @@ class LifeforceRules(Rules):
         if companion is None or phase == "over":
             return label, awaiting, active
         seat, who, told = companion["seat"], self._who(state, companion["seat"]), solo.instruction(state)
-        if phase == "setup" and (solo.undecided_at_setup(state) or solo.missing(state)):
+        if solo.undecided_at_setup(state):
             return told, "scan", seat
         if phase in BUILDING and state["turn"] == seat and told:
             where = f"Battle {state['battle']}" + (f", duel {len(state['duels'])}" if len(state["duels"]) > 1 else "")

@@ -111,10 +111,12 @@ def moment(state: State) -> str | None:
 
 
 def undecided_at_setup(state: State) -> bool:
-    """The companion has not yet looked at (or decided on) its starting hand."""
+    """Before battle 1, the companion's starting hand is not settled: not all drawn, not yet
+    looked at, or taken anew and not all drawn again.  Who attacks first waits for it."""
     solo = state.get("solo")
-    return (solo is not None and state["phase"] == "setup" and not solo["kept"]
-            and not state["mulliganed"][solo["seat"]])
+    if solo is None or state["phase"] != "setup":
+        return False
+    return bool(missing(state)) or not (solo["kept"] or state["mulliganed"][solo["seat"]])
 
 
 def _slots_text(slots: list[int]) -> str:
