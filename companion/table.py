@@ -146,14 +146,17 @@ class Layout:
         known = set(zone_ids)
         # A pad for a zone the game has only with other options (Sam's solo hand pad in a game of
         # two people) is no mistake: this game does not use it, and a card on it is an unused pad's.
-        for pad, zone in list(self.pad_to_zone.items()):
-            if zone not in known and zone in _zones_with_some_options(self.game):
+        unknown = {p: z for p, z in self.pad_to_zone.items() if z not in known}
+        if unknown:
+            optional = _zones_with_some_options(self.game)
+            for pad in [p for p, z in unknown.items() if z in optional]:
                 del self.pad_to_zone[pad]
                 self.modes.pop(pad, None)
         problems = [f"pad {p!r} maps to {z!r}, which {self.game} does not have"
                     for p, z in self.pad_to_zone.items() if z not in known]
         mapped = set(self.pad_to_zone.values())
-        missing = [z for z in zone_ids if z not in mapped]
+        labels = {z.id: z.label for z in zones if hasattr(z, "label")}
+        missing = [f"{z} ({labels[z]})" if z in labels else z for z in zone_ids if z not in mapped]
         if missing:
             problems.append("no pad for zone(s) " + ", ".join(missing))
         if problems:
