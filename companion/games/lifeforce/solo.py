@@ -261,7 +261,8 @@ def hand(state: State, action: Action) -> tuple[State, list]:
     else:
         slots[slot] = card
     new = dict(state, solo=dict(solo, slots=slots))
-    text = f"Put that card face down in slot {slot + 1} of {who}'s holder"
+    # the slot first, as Sam's says it: a narrow status line shortens this to "Slot 3 of South's holder"
+    text = f"Slot {slot + 1} of {who}'s holder: put that card there, face down"
     return new, [hidden_event("solo_hand", f"{who} drew {ANIMALS[card].name}: slot {slot + 1}", text, [0, 1],
                               seat=seat, zone=hand_zone(seat), card=card, slot=slot)]
 

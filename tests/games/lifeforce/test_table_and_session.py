@@ -56,7 +56,7 @@ def test_a_card_tapped_on_the_hand_pad_of_the_default_table_goes_into_the_compan
     card = sample_decks()[SOUTH][3]
     events = session.handle_pad_event(PadEvent("hand", virtual_uid(card), SEEN, 0.0))
     assert companion.solo_hand(session.state) == [card]
-    assert [e["text"] for e in session.public_events(events)] == ["Put that card face down in slot 1 of South's holder"]
+    assert [e["text"] for e in session.public_events(events)] == ["Slot 1 of South's holder: put that card there, face down"]
 
 
 # ---- interpreting sightings --------------------------------------------------------------
