@@ -733,8 +733,11 @@ class RecordError(ValueError):
 
 
 def describe_action(action: dict) -> str:
+    """The action in a few words, for "Undone: …"; a card tapped on the companion's hand pad
+    (solo play) stays unnamed, for the shared screen shows this."""
     parts = [str(action.get("type", "?"))]
-    parts += [f"{k}={v}" for k, v in action.items() if k != "type"]
+    parts += [f"{k}={v}" for k, v in action.items()
+              if k != "type" and not (k == "card" and action.get("type") == "solo_hand")]
     return " ".join(parts)
 
 

@@ -51,9 +51,16 @@ def seat_look(view: dict, seat: int) -> Look:
 
 def solo_target(view: dict) -> tuple[str, int] | None:
     """(zone, seat) where the companion's seat plays its decided card next (solo play), or None:
-    that lane's light pulses in the companion's colour until the card lies there."""
+    the light of that zone's pad pulses in the companion's colour until the card lies there.
+
+    The engine names the zone in ``detail.solo.target`` (a Sam's lane, a Lifeforce attacker or
+    support pad); a view without it (an older Sam's record) gives the decision's lane."""
     solo = (view.get("detail") or {}).get("solo")
     if not solo or not solo.get("decision") or view.get("active_seat") != solo.get("seat"):
+        return None
+    if solo.get("target"):
+        return solo["target"], solo["seat"]
+    if "lane" not in solo["decision"]:
         return None
     return f"{solo['seat']}.lane{solo['decision']['lane'] + 1}", solo["seat"]
 

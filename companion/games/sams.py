@@ -740,7 +740,8 @@ def _solo_view(state: State, seat: int | None) -> dict | None:
     return {"seat": solo["seat"], "strength": state["options"]["solo_strength"],
             "slots": [c is not None for c in solo["slots"]], "missing": _missing(state),
             "decision": solo["decision"],
-            "instruction": solo_instruction(state) if RULES.to_play(state) == solo["seat"] else None}
+            "instruction": solo_instruction(state) if RULES.to_play(state) == solo["seat"] else None,
+            "target": lane_zone(solo["seat"], solo["decision"]["lane"]) if solo["decision"] else None}
 
 
 def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:

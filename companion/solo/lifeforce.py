@@ -666,3 +666,57 @@ class LifeforcePlayer:
     def choose(self, state: dict) -> list[dict]:
         """The engine actions of :meth:`choose_move`, in the order they are made."""
         return to_actions(self.seat, self.choose_move(state))
+
+    # ---- at the table (solo play) ------------------------------------------------------------
+    def decide(self, state: dict) -> dict:
+        """The ``solo_decide`` action of the companion's seat in a solo game, now.
+
+        Its hand is the engine's ``solo`` holder (the cards tapped on its hand pad); the rest
+        is :meth:`choose_move`'s information set.  Before battle 1 it keeps its starting hand
+        or takes a new one (:func:`weak_hand`); a build names holder slots, never faces.
+        """
+        from companion.games.lifeforce import solo as table
+        seat = self.seat
+        self.hand = table.solo_hand(state)
+        base = {"type": "solo_decide", "seat": seat, "at": table.decision_point(state)}
+        now = table.moment(state)
+        if now == "setup":
+            deck = state["options"]["decks"][seat]
+            return {**base, "choice": "mulligan" if weak_hand(self.hand, deck) else "keep"}
+        if now == "build" and not builds([INDEX[c] for c in self.hand]):
+            return {**base, "choice": "cannot_support"}
+        move = self.choose_move(state)
+        if move in (CALL, CHECK):
+            return {**base, "choice": move[0]}
+        animal, low, support = move
+        slot_of = {INDEX[c]: n for n, c in enumerate(state["solo"]["slots"]) if c is not None}
+        return {**base, "choice": "build", "animal": slot_of[animal],
+                "mode": ("low" if low else "max") if LOW[animal] else None,
+                "support": sorted(slot_of[c] for c in support)}
+
+
+# ---- the starting hand --------------------------------------------------------------------------
+MULLIGAN_QUANTILE = 0.1
+_THRESHOLDS: dict[tuple, int] = {}
+
+
+def hand_strength(hand: list[int]) -> int:
+    """The lifespan of the strongest animal the hand can field with a single support card (some
+    card always can: the longest-lived card supports the shortest-lived)."""
+    return max((lifespan(m[0], m[1]) for m in builds(hand) if len(m[2]) == 1), default=0)
+
+
+def weak_hand(hand: list[str], deck: list[str]) -> bool:
+    """Whether the companion takes a new starting hand: when :func:`hand_strength` falls below
+    the weakest tenth of 400 hands its own deck deals (a fixed sample, so the same hand of the
+    same deck always gets the same answer).  Rules: "If you do not like your starting hand, you
+    may pick a new hand of 5 cards" — once."""
+    _catalogue()
+    key = tuple(deck)
+    threshold = _THRESHOLDS.get(key)
+    if threshold is None:
+        cards = [INDEX[c] for c in deck]
+        sample = random.Random(0)
+        strengths = sorted(hand_strength(sample.sample(cards, HAND_SIZE)) for _ in range(400))
+        threshold = _THRESHOLDS[key] = strengths[int(len(strengths) * MULLIGAN_QUANTILE)]
+    return hand_strength([INDEX[c] for c in hand]) < threshold

@@ -20,6 +20,18 @@ from companion.solo import sams as model
 from companion.solo.search import search
 
 STRENGTHS = {"easy": 0.02, "normal": 0.15, "strong": 0.45}
+GAMES = ("sams", "lifeforce")
+
+
+def make_player(game: str, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
+    """The solo player of ``game``: :class:`SamsPlayer`, or
+    :class:`companion.solo.lifeforce.LifeforcePlayer` for Lifeforce Battle."""
+    if game == "lifeforce":
+        from companion.solo.lifeforce import LifeforcePlayer
+        return LifeforcePlayer(seat, seconds=seconds, iterations=iterations, seed=seed)
+    if game == "sams":
+        return SamsPlayer(seat, seconds=seconds, iterations=iterations, seed=seed)
+    raise ValueError(f"the companion plays {' and '.join(GAMES)} only, not {game!r}")
 
 
 class SamsPlayer:

@@ -271,3 +271,40 @@ def test_solo_play_lights_the_lane_the_companion_plays_on(store, pin_factory, cl
         assert str(outputs.light("south").look) == "orange pulse"
         session.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.2h"})
         assert str(outputs.light("lane1").look) != "orange pulse"
+
+
+LIFEFORCE_TABLE = dict(TABLE, leds=TABLE["leds"] + [
+    {"id": "south-attacker", "kind": "rgb", "pads": ["1.attacker"], "red": 2, "green": 3, "blue": 4},
+    {"id": "south-support", "kind": "plain", "seat": 1, "pads": ["1.support"], "gpio": 15},
+])
+
+
+def test_solo_lifeforce_lights_the_pad_the_companions_next_card_goes_to(store, pin_factory, clock):
+    """docs/leds.md, "Solo play": in Lifeforce Battle the light of the companion's attacker pad
+    pulses until the animal from the named slot lies there, then its support pad's light until
+    the last support card does."""
+    from companion.games.lifeforce import RULES as lifeforce, sample_decks
+    from companion.games.lifeforce import solo as companion
+    pins = parse_pins(LIFEFORCE_TABLE, "test table")
+    south = sample_decks()[1]
+    with TableOutputs(pins, pin_factory=pin_factory, clock=clock, animate=False, hold_time=0.05) as outputs:
+        session = Session.start(store, "lifeforce", {"solo_seat": 1}, seed=1)
+        outputs.attach(session)
+        for card in south[:5]:
+            session.act({"type": "solo_hand", "seat": 1, "card": card})
+        session.act({"type": "solo_decide", "seat": 1, "at": companion.decision_point(session.state),
+                     "choice": "keep"})
+        session.act({"type": "first_attacker", "seat": 1})
+        build = companion.builds_of(session.state)[0]
+        assert str(outputs.light("south-attacker").look) != "orange pulse"
+        session.act({"type": "solo_decide", "seat": 1, "at": companion.decision_point(session.state), **build})
+        assert str(outputs.light("south-attacker").look) == "orange pulse"
+        assert str(outputs.light("south").look) == "orange pulse"
+        slots = session.state["solo"]["slots"]
+        session.act({"type": "play_animal", "seat": 1, "card": slots[build["animal"]]})
+        assert str(outputs.light("south-attacker").look) != "orange pulse"
+        assert str(outputs.light("south-support").look) == "orange pulse"
+        for slot in build["support"]:
+            session.act({"type": "support", "seat": 1, "card": slots[slot]})
+        assert lifeforce.view(session.state, None)["active_seat"] == 0        # its build stands: North counters
+        assert str(outputs.light("south-support").look) != "orange pulse"

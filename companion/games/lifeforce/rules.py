@@ -32,12 +32,16 @@ seat placing cards now), ``hand`` and ``deck`` (counts), ``discard``,
 ``graveyard`` and ``table`` (bitmasks per seat), ``duels`` (the duels of the
 current battle: animal, declared mode and support per seat), ``battle``
 (number), ``battles`` (results so far), ``battle_winner`` (who calls or checks),
-``mulliganed``, ``winner`` and ``reason``.
+``mulliganed``, ``winner`` and ``reason``.  In solo play (setup option
+``solo_seat``) also ``solo``: the companion's own hand, its holder slots and
+its pending decision (:mod:`.solo`) — the one hand the companion knows, and
+never shows.
 """
 from __future__ import annotations
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
-from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event, hidden_event
+from companion.games.lifeforce import solo
 from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, ORDER, Animal, colour_label, is_stalemate_pair,
                                                own_cards, register, strengths)
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
@@ -96,6 +100,10 @@ class LifeforceRules(Rules):
     options = (
         Option("decks", "Decks", None,
                help="Each player's 50 card ids [North's, South's]; empty: the two sample decks"),
+        Option("solo_seat", "Companion plays", None, choices=(None, 0, 1),
+               help="The companion plays this seat with cards nobody sees: draw for it, tap them on its hand pad"),
+        Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
+               help="How long the companion thinks per decision: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
     )
 
     @staticmethod
@@ -152,7 +160,11 @@ class LifeforceRules(Rules):
                 masks.append(mask)
         if problems:
             raise IllegalAction(" — ".join(problems))
-        return {
+        if options["solo_seat"] not in (None, 0, 1) or isinstance(options["solo_seat"], bool):
+            raise IllegalAction("solo_seat must be 0, 1 or empty")
+        if options["solo_strength"] not in ("easy", "normal", "strong"):
+            raise IllegalAction("solo_strength must be easy, normal or strong")
+        state = {
             "game": GAME, "rng": seed, "options": options, "deckmask": masks,
             "phase": "setup", "starter": None, "turn": None, "mulliganed": [False, False],
             "hand": [HAND_SIZE, HAND_SIZE], "deck": [DECK_SIZE - HAND_SIZE] * 2,
@@ -160,6 +172,9 @@ class LifeforceRules(Rules):
             "duels": [], "battle": 0, "battles": [], "battle_winner": None,
             "winner": None, "reason": None,
         }
+        if options["solo_seat"] is not None:
+            state["solo"] = solo.new_solo(options["solo_seat"])
+        return state
 
     # ---- what may happen -----------------------------------------------------
     def _available(self, state: State, seat: int) -> list[str]:
@@ -168,6 +183,17 @@ class LifeforceRules(Rules):
         return [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
 
     def legal_actions(self, state: State) -> list[Action]:
+        actions = self._legal_actions(state)
+        if "solo" not in state:
+            return actions
+        # the companion's seat acts only through its hand pad, its decisions and the cards it decided on
+        seat = state["solo"]["seat"]
+        undecided = solo.undecided_at_setup(state)
+        actions = [a for a in actions if not (a["type"] == "first_attacker" and undecided)
+                   and (a.get("seat") != seat or a["type"] in ("forfeit", "resolve", "first_attacker"))]
+        return actions + solo.legal_actions(state)
+
+    def _legal_actions(self, state: State) -> list[Action]:
         phase = state["phase"]
         if phase == "over":
             return []
@@ -221,6 +247,18 @@ class LifeforceRules(Rules):
         animal back (or, one time in four, declares it cannot support).  One
         forfeit in 5,000 decisions.  All choices come from one draw of ``rng``.
         """
+        if "solo" in state:
+            own = solo.legal_actions(state)
+            if own:                      # the person draws for the companion first, and plays its cards
+                return own[rng.randrange(len(own))]
+            seat = state["solo"]["seat"]
+            for _ in range(100):
+                action = self._random_action(state, rng)
+                if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
+                    return action
+        return self._random_action(state, rng)
+
+    def _random_action(self, state: State, rng: Rng) -> Action:
         r = rng.randrange(1 << 62)
         if r % 5000 == 0:
             return {"type": "forfeit", "seat": (r >> 20) & 1}
@@ -275,7 +313,17 @@ class LifeforceRules(Rules):
             raise IllegalAction("the game is over")
         if kind != "identify" and action.get("seat") not in (0, 1):
             raise IllegalAction(f"{kind} needs a seat, 0 or 1, not {action.get('seat')!r}")
+        if "solo" in state:
+            solo.refuse_direct(state, action)
+            if kind in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
+                return solo.place(self, state, action, handler)
         return handler(self, state, action)
+
+    def _solo_hand(self, state: State, action: Action) -> tuple[State, list]:
+        return solo.hand(state, action)
+
+    def _solo_decide(self, state: State, action: Action) -> tuple[State, list]:
+        return solo.decide(self, state, action)
 
     def _who(self, state: State, seat: int) -> str:
         return state["options"]["players"][seat]
@@ -295,6 +343,9 @@ class LifeforceRules(Rules):
             raise IllegalAction(f"{winner} won the battle and must call or check before {doing}")
         builder = self._who(state, state["turn"])
         role = "attack" if phase == "attack" else "counterattack"
+        told = solo.instruction(state) if (state.get("solo") or {}).get("seat") == state["turn"] else None
+        if told:                                 # the companion builds: the person places its cards
+            raise IllegalAction(f"it is {builder}'s {role}: {self._who(state, seat)} waits. {told}")
         raise IllegalAction(f"it is {builder}'s {role}: {self._who(state, seat)} waits until {builder} "
                             "presses done")
 
@@ -534,6 +585,13 @@ class LifeforceRules(Rules):
         seat = action["seat"]
         if state["phase"] != "setup":
             raise IllegalAction("who attacks first is chosen once, before the first battle")
+        if solo.undecided_at_setup(state):
+            who = self._who(state, state["solo"]["seat"])
+            if solo.missing(state):
+                n = solo.missing(state)
+                raise IllegalAction(f"before choosing who attacks first, draw {n} for {who}: tap each face down "
+                                    f"on {who}'s hand pad")
+            raise IllegalAction(f"{who} is still deciding whether to keep its starting hand")
         new = dict(state, phase="attack", starter=seat, turn=seat, battle=1, duels=[new_duel()])
         return new, [event("first_attacker", f"{self._who(state, seat)} attacks first", seat=seat)]
 
@@ -563,6 +621,14 @@ class LifeforceRules(Rules):
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
         bit = BIT[card]
         owners = [s for s in (0, 1) if bit & state["deckmask"][s]]
+        if solo.is_secret(state, card):
+            companion = state["solo"]
+            who = self._who(state, companion["seat"])
+            where = (f"from slot {companion['slots'].index(card) + 1} of {who}'s holder"
+                     if card in companion["slots"] else f"from {who}'s deck")
+            text = f"That card is {who}'s, {where}: put it back face down"
+            return state, [hidden_event("identify", f"{beast.label()}: {text}", text, [0, 1], card=card,
+                                        owners=owners)]
         if not owners:
             return state, [event("identify", f"{beast.label()} is in neither player's deck", card=card)]
         parts = []
@@ -599,7 +665,7 @@ class LifeforceRules(Rules):
         "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
         "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
         "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,
-        "identify": _identify, "adjust": _adjust,
+        "identify": _identify, "adjust": _adjust, "solo_hand": _solo_hand, "solo_decide": _solo_decide,
     }
 
     # ---- the end -------------------------------------------------------------
@@ -629,14 +695,25 @@ class LifeforceRules(Rules):
         players = (options or {}).get("players", ["North", "South"])
         return ([Zone(zone_id(s, "attacker"), f"{players[s]} attacker", s, stack=False) for s in (0, 1)]
                 + [Zone(zone_id(s, "support"), f"{players[s]} support", s, stack=True) for s in (0, 1)]
-                + [Zone("deck_check", "Deck check", None, stack=False)])
+                + [Zone("deck_check", "Deck check", None, stack=False)]
+                + [Zone(solo.hand_zone(s), f"{players[s]}'s hand pad", s, stack=True)
+                   for s in (0, 1) if (options or {}).get("solo_seat") == s])
 
     def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
         if state["phase"] == "over":
             return None                          # a record ends with the game: nothing more is logged
         if zone == "deck_check":
             return {"type": "identify", "card": card_id} if present else None
+        companion = state.get("solo")
+        if companion is not None and zone == solo.hand_zone(companion["seat"]):
+            return {"type": "solo_hand", "seat": companion["seat"], "card": card_id} if present else None
         seat, place = _parse_zone(zone)
+        if companion is not None and present and not (card_id in BIT and BIT[card_id] & state["table"][seat]):
+            self._check_companion_card(state, seat, place, card_id)
+            if seat == companion["seat"] and card_id in companion["slots"]:
+                return {"type": "play_animal" if place == "attacker" else "support", "seat": seat, "card": card_id}
+        if companion is not None and not present and seat == companion["seat"]:
+            return None                          # the companion never takes a card back
         if not present:
             # lifting a card means something only while its owner is still placing it
             if state["phase"] in BUILDING and state["turn"] == seat:
@@ -652,6 +729,26 @@ class LifeforceRules(Rules):
         if place == "attacker":
             return {"type": "play_animal", "seat": seat, "card": card_id}
         return {"type": "support", "seat": seat, "card": card_id}
+
+    def _check_companion_card(self, state: State, seat: int, place: str, card_id: str) -> None:
+        """Solo play: a card on the companion's pads must be the one it decided on; a card of its
+        holder or deck anywhere else is refused without its face (RULINGS: hidden stays hidden)."""
+        companion = state["solo"]
+        who = self._who(state, companion["seat"])
+        if seat == companion["seat"]:
+            if card_id in companion["slots"] or solo.is_secret(state, card_id):
+                solo.check_place(state, "play_animal" if place == "attacker" else "support", card_id)
+            return                               # a card everybody knows: the usual checks say where it goes
+        if not solo.is_secret(state, card_id):
+            return
+        bit = BIT[card_id]
+        if bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]):
+            if card_id not in companion["slots"]:
+                return                           # a copy of the same card in this player's own deck
+        if card_id in companion["slots"]:
+            raise solo.secret_refusal(f"take that card back to slot {companion['slots'].index(card_id) + 1} of "
+                                      f"{who}'s holder: it is {who}'s")
+        raise solo.secret_refusal(f"that card is {who}'s: put it back face down in {who}'s deck")
 
     def _check_card_on_pad(self, state: State, seat: int, card_id: str) -> None:
         if card_id not in ANIMALS:
@@ -670,6 +767,8 @@ class LifeforceRules(Rules):
             return zone_id(action["seat"], "support"), action["card"]
         if kind == "identify":
             return "deck_check", action["card"]
+        if kind == "solo_hand":
+            return solo.hand_zone(action["seat"]), action["card"]
         return None
 
     def confirm_action(self, state: State, seat: int) -> Action | None:
@@ -711,7 +810,9 @@ class LifeforceRules(Rules):
         counters = []
         for s in (0, 1):
             c = self.counts(state, s)
-            counters += [counter(f"{key}.{s}", s, label, c[key], adjustable=key == "hand")
+            # the companion's hand is what its holder holds: not corrected by touch
+            counters += [counter(f"{key}.{s}", s, label, c[key],
+                                 adjustable=key == "hand" and (state.get("solo") or {}).get("seat") != s)
                          for key, label in COUNTERS]
         label, awaiting, active = self._phase_label(state)
         duels = []
@@ -734,11 +835,33 @@ class LifeforceRules(Rules):
                 "last_battle": state["battles"][-1] if state["battles"] else None,
                 "may_mulligan": [phase == "setup" and not state["mulliganed"][s] for s in (0, 1)],
                 "buttons": sorted({a["type"] for a in self.legal_actions(state)
-                                   if a["type"] not in ("play_animal", "support", "withdraw")}),
+                                   if a["type"] not in ("play_animal", "support", "withdraw", "solo_hand",
+                                                        "solo_decide")}),
+                "solo": solo.view(state),
             },
         }
 
     def _phase_label(self, state: State) -> tuple[str, str | None, int | None]:
+        """(the sentence, what is awaited, the active seat); in solo play what to do for the companion."""
+        label, awaiting, active = self._table_label(state)
+        companion = state.get("solo")
+        phase = state["phase"]
+        if companion is None or phase == "over":
+            return label, awaiting, active
+        seat, who, told = companion["seat"], self._who(state, companion["seat"]), solo.instruction(state)
+        if solo.undecided_at_setup(state):
+            return told, "scan", seat
+        if phase in BUILDING and state["turn"] == seat and told:
+            where = f"Battle {state['battle']}" + (f", duel {len(state['duels'])}" if len(state["duels"]) > 1 else "")
+            return f"{where}: {told}", "scan", seat
+        if phase == "call" and state["battle_winner"] == seat and told:
+            return f"{who} won battle {state['battle']} — {told}", "scan" if solo.missing(state) else "choice", seat
+        n = solo.missing(state)
+        if n:
+            label += f" · draw {n} for {who} on {who}'s hand pad"
+        return label, awaiting, active
+
+    def _table_label(self, state: State) -> tuple[str, str | None, int | None]:
         players = state["options"]["players"]
         phase = state["phase"]
         if phase == "setup":

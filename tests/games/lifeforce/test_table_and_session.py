@@ -32,12 +32,31 @@ def test_zones_are_an_attacker_and_a_support_pad_per_player_and_a_deck_check_pad
     assert zones["deck_check"].seat is None and zones["1.support"].seat == SOUTH
 
 
-def test_default_table_profile_maps_five_pads_to_the_five_zones():
+def test_default_table_profile_maps_five_pads_to_the_five_zones_and_has_a_solo_hand_pad():
+    """Issue 17: solo play needs the companion's hand pad; the default table maps it to South."""
     profile = load_profile(PROFILE)
     layout = profile.layout("lifeforce")
     layout.validate([z.id for z in RULES.zones(RULES.normalise_options({}))], str(PROFILE))
     assert layout.zone_of("n-support") == "0.support" and layout.zone_of("deck-check") == "deck_check"
-    assert len(profile.raw["readers"]) == 5
+    assert "hand" not in layout.pad_to_zone                  # two people: the hand pad is not the game's
+    assert len(profile.raw["readers"]) == 6
+    solo = load_profile(PROFILE).layout("lifeforce")
+    solo.validate(RULES.zones(RULES.normalise_options({"solo_seat": SOUTH})), str(PROFILE))
+    assert solo.pads_of("1.hand") == ["hand"] and solo.mode_of("hand") == "tap"
+
+
+def test_a_card_tapped_on_the_hand_pad_of_the_default_table_goes_into_the_companions_holder(store):
+    from companion.games.lifeforce import sample_decks, solo as companion
+    from companion.simulate import register_virtual_tags
+    from companion.table import SEEN
+    layout = load_profile(PROFILE).layout("lifeforce")
+    layout.validate(RULES.zones(RULES.normalise_options({"solo_seat": SOUTH})), str(PROFILE))
+    register_virtual_tags(store, "lifeforce")
+    session = Session.start(store, "lifeforce", {"solo_seat": SOUTH}, seed=1, layout=layout)
+    card = sample_decks()[SOUTH][3]
+    events = session.handle_pad_event(PadEvent("hand", virtual_uid(card), SEEN, 0.0))
+    assert companion.solo_hand(session.state) == [card]
+    assert [e["text"] for e in session.public_events(events)] == ["Slot 1 of South's holder: put that card there, face down"]
 
 
 # ---- interpreting sightings --------------------------------------------------------------

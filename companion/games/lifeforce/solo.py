@@ -1,0 +1,380 @@
+"""The companion's own seat in Lifeforce Battle (solo play).
+
+The person at the table handles the companion's cards without seeing their
+faces.  They shuffle its deck, draw for it and tap each drawn card face down on
+its **hand pad** (zone ``<seat>.hand``), then put the card into the numbered
+slot of its **holder** that the screen names.  The companion (``companion.solo``)
+then decides, and each decision is a logged ``solo_decide`` action carrying the
+moment it was made for (:func:`decision_point`), so a game replays and resumes
+exactly and a decision the game has moved past (an undo while it thought) is
+refused:
+
+* its starting hand: ``keep`` or ``mulligan`` (the person puts the holder's
+  cards back into its deck, shuffles it and draws 5 again);
+* a build, attack or counter: ``build`` with the holder slot of the animal,
+  "low" or "max" for a ranged animal, and the support slots.  The screen says
+  "South attacks: put the card in slot 2 on South's attacker pad and the cards
+  in slots 1 and 4 on South's support pad"; the pad event of each of those
+  cards on its pad is the play.  When the animal lands, the companion says its
+  low or max; when the last card lands, its build stands (the engine's done);
+* after winning a battle: ``call`` or ``check``;
+* ``cannot_support``, should it ever hold fewer than two cards in a duel.
+
+A card of the holder put anywhere else is refused with the slot it goes back
+to, never with its face; so is any card of the companion's deck whose face the
+table has not seen.  The companion's cards lie in ``state["solo"]["slots"]``,
+which no view shows (:func:`view` gives only which slots hold a card).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from companion.engine import Action, IllegalAction, State, event, hidden_event
+from companion.games.lifeforce.animals import ANIMALS, BIT
+
+HOLDER_SLOTS = 5        # a hand never holds more than 5 cards (draw to 5)
+BUILDING = ("attack", "counter")
+
+
+def hand_zone(seat: int) -> str:
+    """Zone id of the companion's hand pad: "0.hand" or "1.hand"."""
+    return f"{seat}.hand"
+
+
+def new_solo(seat: int) -> dict:
+    """The solo part of a fresh state: the holder is empty, nothing decided."""
+    return {"seat": seat, "slots": [], "decision": None, "kept": False}
+
+
+def solo_hand(state: State) -> list[str]:
+    """The cards in the companion's holder, slot order, empty slots left out."""
+    return [c for c in state["solo"]["slots"] if c is not None]
+
+
+def missing(state: State) -> int:
+    """How many cards drawn for the companion still wait to be tapped on its hand pad."""
+    solo = state["solo"]
+    return max(0, state["hand"][solo["seat"]] - len(solo_hand(state)))
+
+
+def _who(state: State) -> str:
+    return state["options"]["players"][state["solo"]["seat"]]
+
+
+def is_secret(state: State, card: str) -> bool:
+    """A card of the companion's deck whose face the table has not seen: in its deck or its
+    holder, not in its graveyard, discard pile or on the battle stage — unless the other
+    player's deck holds a copy of it too (then it may be theirs, and theirs is no secret)."""
+    solo = state.get("solo")
+    bit = BIT.get(card) if isinstance(card, str) else None
+    if solo is None or bit is None or state["phase"] == "over":
+        return False
+    seat = solo["seat"]
+    if not bit & state["deckmask"][seat]:
+        return False
+    if bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]):
+        return False
+    return not bit & state["deckmask"][1 - seat] or card in solo["slots"]
+
+
+def secret_refusal(text: str) -> IllegalAction:
+    """A refusal about one of the companion's secret cards: ``text`` never names it, and the
+    shared screen's copy of the event drops the card id too."""
+    return IllegalAction(text, redacted=text, hidden_from=[0, 1])
+
+
+def decision_point(state: State) -> list:
+    """The moment a decision is made for (phase, battle, duel, the companion's hand, its
+    mulligan): a ``solo_decide`` made for another moment is refused."""
+    seat = state["solo"]["seat"]
+    return [state["phase"], state["battle"], len(state["duels"]), state["hand"][seat],
+            state["mulliganed"][seat]]
+
+
+def moment(state: State) -> str | None:
+    """The decision the companion faces now: "setup" (keep or take a new hand), "build", "call",
+    or None (nothing to decide, a decision already taken, or its holder not yet complete)."""
+    solo = state.get("solo")
+    if solo is None or state["phase"] == "over" or missing(state):
+        return None
+    seat, phase = solo["seat"], state["phase"]
+    if phase == "setup":
+        return None if solo["kept"] or state["mulliganed"][seat] else "setup"
+    if phase in BUILDING and state["turn"] == seat and solo["decision"] is None:
+        duel = state["duels"][-1]
+        if duel["animal"][seat] is None and not duel["support"][seat]:
+            return "build"
+        return None
+    if phase == "call" and state["battle_winner"] == seat:
+        return "call"
+    return None
+
+
+def undecided_at_setup(state: State) -> bool:
+    """Before battle 1, the companion's starting hand is not settled: not all drawn, not yet
+    looked at, or taken anew and not all drawn again.  Who attacks first waits for it."""
+    solo = state.get("solo")
+    if solo is None or state["phase"] != "setup":
+        return False
+    return bool(missing(state)) or not (solo["kept"] or state["mulliganed"][solo["seat"]])
+
+
+def _slots_text(slots: list[int]) -> str:
+    numbers = [str(s + 1) for s in sorted(slots)]
+    if len(numbers) == 1:
+        return f"the card in slot {numbers[0]}"
+    return f"the cards in slots {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def instruction(state: State) -> str | None:
+    """What the person does for the companion now, as the screen says it; None when nothing."""
+    solo = state.get("solo")
+    if solo is None or state["phase"] == "over":
+        return None
+    who = _who(state)
+    n = missing(state)
+    if n:
+        return (f"Draw {n} card{'s' if n > 1 else ''} for {who}: tap each face down on {who}'s hand pad, "
+                f"then put it in the slot shown")
+    now = moment(state)
+    if now is not None:
+        return f"{who} is thinking…"
+    decision = solo["decision"]
+    if decision is None or state["phase"] not in BUILDING or state["turn"] != solo["seat"]:
+        return None
+    seat = solo["seat"]
+    role = "attacks" if state["phase"] == "attack" else "counters"
+    left = [s for s in decision["support"] if solo["slots"][s] is not None]
+    support = f"{_slots_text(left)} on {who}'s support pad" if left else ""
+    animal = state["duels"][-1]["animal"][seat]
+    if animal is None:
+        return (f"{who} {role}: put {_slots_text([decision['animal']])} on {who}'s attacker pad"
+                + (f" and {support}" if support else ""))
+    beast = ANIMALS[animal]
+    mode = state["duels"][-1]["mode"][seat]
+    said = f"{mode} " if beast.has_range else ""
+    return f"{who} {role} with {beast.name} ({said}{beast.lifespan(mode)}): put {support}"
+
+
+def target(state: State) -> str | None:
+    """The pad zone the companion's next card goes to (its light may pulse), or None."""
+    solo = state.get("solo")
+    if solo is None or solo["decision"] is None or state["phase"] not in BUILDING:
+        return None
+    seat = solo["seat"]
+    if state["duels"][-1]["animal"][seat] is None:
+        return f"{seat}.attacker"
+    return f"{seat}.support"
+
+
+def view(state: State) -> dict | None:
+    """What every screen may know of the companion's seat: which slots hold a card, what it
+    decided (slots, never faces), what the person does now and where its next card goes."""
+    solo = state.get("solo")
+    if solo is None:
+        return None
+    return {"seat": solo["seat"], "strength": state["options"]["solo_strength"],
+            "slots": [c is not None for c in solo["slots"]], "missing": missing(state),
+            "decision": solo["decision"], "thinking": moment(state) is not None,
+            "instruction": instruction(state), "target": target(state)}
+
+
+# ---- what the companion may do -----------------------------------------------------------------
+def builds_of(state: State) -> list[dict]:
+    """Every build the companion's holder allows now, as ``solo_decide`` choices (slots): each
+    animal, each mode of a ranged one, each set of support slots reaching its lifespan."""
+    slots = state["solo"]["slots"]
+    held = [n for n, c in enumerate(slots) if c is not None]
+    out = []
+    for a in held:
+        beast = ANIMALS[slots[a]]
+        others = [n for n in held if n != a]
+        for mode in (("low", "max") if beast.has_range else (None,)):
+            need = beast.lifespan(mode)
+            for k in range(1, len(others) + 1):
+                for support in combinations(others, k):
+                    if sum(ANIMALS[slots[s]].lifespan_max for s in support) >= need:
+                        out.append({"choice": "build", "animal": a, "mode": mode, "support": list(support)})
+    return out
+
+
+def legal_actions(state: State) -> list[Action]:
+    """The companion seat's actions now (its hand pad, its decision, its next card), or []."""
+    solo = state["solo"]
+    seat = solo["seat"]
+    if state["phase"] == "over":
+        return []
+    if missing(state):
+        out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+        held = set(solo_hand(state))
+        return [{"type": "solo_hand", "seat": seat, "card": c} for c in state["options"]["decks"][seat]
+                if not BIT[c] & out and c not in held]
+    now = moment(state)
+    at = decision_point(state)
+    if now == "setup":
+        choices = [{"choice": "keep"}, {"choice": "mulligan"}]
+    elif now == "call":
+        choices = [{"choice": "call"}, {"choice": "check"}]
+    elif now == "build":
+        choices = builds_of(state) or [{"choice": "cannot_support"}]
+    else:
+        choices = []
+    if choices:
+        return [{"type": "solo_decide", "seat": seat, "at": at, **c} for c in choices]
+    decision = solo["decision"]
+    if decision is None or state["phase"] not in BUILDING or state["turn"] != seat:
+        return []
+    actions = []
+    if state["duels"][-1]["animal"][seat] is None:
+        actions.append({"type": "play_animal", "seat": seat, "card": solo["slots"][decision["animal"]]})
+    actions += [{"type": "support", "seat": seat, "card": solo["slots"][s]} for s in decision["support"]
+                if solo["slots"][s] is not None]
+    return actions
+
+
+# ---- applying ----------------------------------------------------------------------------------
+def hand(state: State, action: Action) -> tuple[State, list]:
+    """``solo_hand``: a card drawn for the companion was tapped on its hand pad."""
+    solo = state.get("solo")
+    card = action.get("card")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat has a hand pad")
+    seat, who = solo["seat"], _who(state)
+    if not isinstance(card, str) or card not in ANIMALS:
+        raise IllegalAction("that is not a Lifeforce Battle card: put it back in the box")
+    bit = BIT[card]
+    if not bit & state["deckmask"][seat]:
+        other = state["options"]["players"][1 - seat]
+        raise IllegalAction(f"that card is not in {who}'s deck" + (
+            f" (it is {other}'s): give it back to {other}" if bit & state["deckmask"][1 - seat] else ""))
+    if not missing(state):
+        raise secret_refusal(f"{who} holds all the cards it drew: put that card back on top of {who}'s deck")
+    if bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]) or card in solo["slots"]:
+        raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the battle stage, in a pile or "
+                            "already in the holder): put it back where it was")
+    slots = list(solo["slots"])
+    slot = slots.index(None) if None in slots else len(slots)
+    if slot >= HOLDER_SLOTS:
+        raise IllegalAction(f"{who}'s holder is full")
+    if slot == len(slots):
+        slots.append(card)
+    else:
+        slots[slot] = card
+    new = dict(state, solo=dict(solo, slots=slots))
+    # the slot first, as Sam's says it: a narrow status line shortens this to "Slot 3 of South's holder"
+    text = f"Slot {slot + 1} of {who}'s holder: put that card there, face down"
+    return new, [hidden_event("solo_hand", f"{who} drew {ANIMALS[card].name}: slot {slot + 1}", text, [0, 1],
+                              seat=seat, zone=hand_zone(seat), card=card, slot=slot)]
+
+
+def decide(rules, state: State, action: Action) -> tuple[State, list]:
+    """``solo_decide``: the companion's decision for the moment ``action["at"]``."""
+    solo = state.get("solo")
+    if solo is None or action.get("seat") != solo["seat"]:
+        raise IllegalAction("only the companion's seat decides by itself")
+    seat, who = solo["seat"], _who(state)
+    if state["phase"] == "over":
+        raise IllegalAction("the game is over")
+    if missing(state):
+        raise IllegalAction(f"{who}'s hand is not complete yet: " + instruction(state))
+    if action.get("at") != decision_point(state):
+        raise IllegalAction("the game moved on while the companion was thinking")
+    now, choice = moment(state), action.get("choice")
+    allowed = {"setup": ("keep", "mulligan"), "call": ("call", "check"), "build": ("build", "cannot_support")}
+    if choice not in allowed.get(now, ()):
+        raise IllegalAction(f"{who} has no {choice!r} to decide now")
+    if choice == "keep":
+        return dict(state, solo=dict(solo, kept=True)), [
+            event("solo_decide", f"{who} keeps its starting hand", seat=seat, choice=choice)]
+    if choice == "mulligan":
+        new, events = rules._mulligan(state, {"type": "mulligan", "seat": seat})
+        held = [n for n, c in enumerate(solo["slots"]) if c is not None]
+        new["solo"] = dict(solo, slots=[])
+        events.append(event("solo_decide", f"Put {_slots_text(held)} of {who}'s holder back into {who}'s deck, "
+                                           f"shuffle it, then draw 5 for {who}", seat=seat, choice=choice))
+        return new, events
+    if choice in ("call", "check"):
+        return rules._call(state, {"type": choice, "seat": seat})
+    if choice == "cannot_support":
+        return rules._cannot_support(state, {"type": "cannot_support", "seat": seat})
+    build = _checked_build(state, action)
+    new = dict(state, solo=dict(solo, decision=build))
+    return new, [event("solo_decide", instruction(new), seat=seat, zone=target(new), choice="build",
+                       slot=build["animal"], support=build["support"])]
+
+
+def _checked_build(state: State, action: Action) -> dict:
+    slots = state["solo"]["slots"]
+
+    def card_in(slot) -> str:
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(slots) or slots[slot] is None:
+            raise IllegalAction(f"slot {slot!r} of the holder is empty")
+        return slots[slot]
+
+    animal, support, mode = action.get("animal"), action.get("support"), action.get("mode")
+    beast = ANIMALS[card_in(animal)]
+    if not isinstance(support, list) or not support or len(set(map(repr, support))) != len(support):
+        raise IllegalAction("a build needs one or more different support slots")
+    if animal in support:
+        raise IllegalAction("the animal cannot support itself")
+    total = sum(ANIMALS[card_in(s)].lifespan_max for s in support)
+    if beast.has_range and mode not in ("low", "max"):
+        raise IllegalAction("a ranged animal needs 'low' or 'max'")
+    if not beast.has_range and mode is not None:
+        raise IllegalAction("that animal has a single lifespan: nothing to declare")
+    if total < beast.lifespan(mode):
+        raise IllegalAction("that support does not reach the animal's lifespan")
+    return {"animal": animal, "mode": mode, "support": sorted(support)}
+
+
+def check_place(state: State, kind: str, card: str) -> int:
+    """The holder slot of ``card`` when ``kind`` ("play_animal" or "support") is what the
+    companion decided for it now; otherwise a refusal that says where the card goes back."""
+    solo = state["solo"]
+    who = _who(state)
+    if card not in solo["slots"]:
+        raise secret_refusal(f"that card is not in {who}'s holder: put it back where it came from")
+    slot = solo["slots"].index(card)
+    decision = solo["decision"]
+    told = instruction(state) or f"{who} is not placing cards now"
+    if decision is None or state["phase"] not in BUILDING or state["turn"] != solo["seat"]:
+        raise secret_refusal(f"take that card back to slot {slot + 1}: {told}")
+    if (kind == "play_animal") != (slot == decision["animal"]) or (kind == "support" and slot not in decision["support"]):
+        raise secret_refusal(f"take that card back to slot {slot + 1}: {told}")
+    return slot
+
+
+def place(rules, state: State, action: Action, handler) -> tuple[State, list]:
+    """The companion's card lands where it decided: ``handler`` (the engine's play_animal or
+    support) places it, its slot empties, the animal's low or max is said, and the last card
+    makes the build stand."""
+    solo = state["solo"]
+    seat = solo["seat"]
+    slot = check_place(state, action["type"], action.get("card"))
+    decision = solo["decision"]
+    new, events = handler(rules, state, action)
+    slots = list(solo["slots"])
+    slots[slot] = None
+    new["solo"] = dict(solo, slots=slots)
+    if action["type"] == "play_animal" and decision["mode"] is not None:
+        new, said = rules._declare(new, {"type": "declare", "seat": seat, "mode": decision["mode"]})
+        events += said
+    if all(slots[s] is None for s in [decision["animal"]] + decision["support"]):
+        new["solo"] = dict(new["solo"], decision=None)
+        new, done = rules._done(new, {"type": "done", "seat": seat})
+        events += done
+    return new, events
+
+
+def refuse_direct(state: State, action: Action) -> None:
+    """The companion's buttons are its own: nobody presses done, low/max, call or check, takes a
+    new hand or takes a card back for it, and its hand count follows its holder."""
+    solo = state.get("solo")
+    if solo is None or action.get("seat") != solo["seat"]:
+        return
+    kind, who = action.get("type"), _who(state)
+    if kind in ("declare", "done", "withdraw", "call", "check", "mulligan", "cannot_support"):
+        told = instruction(state)
+        raise IllegalAction(f"{who} decides that itself" + (f": {told}" if told else ""))
+    if kind == "adjust":
+        raise IllegalAction(f"{who}'s hand is what its holder holds: tap the cards drawn for it on its hand pad")
