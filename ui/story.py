@@ -55,16 +55,19 @@ def decisive(events: list[dict]) -> dict | None:
        loser came closest to turning — or, where the engine gives no margin, hit
        hardest (Arcmage's region damage).
 
-    Ties keep the table's order.  None when no battle was decided.
+    Ties keep the table's order.  None when no battle was decided, or the round or game
+    they belong to was tied (no battle decided a tie).
     """
     battles = [e for e in events if e.get("type") == "battle_result"]
     if not battles:
         return None
     winner = None
     for kind in ("game_over", "round_result"):
-        found = [e for e in events if e.get("type") == kind and e.get("winner") in (0, 1)]
+        found = [e for e in events if e.get("type") == kind]
         if found:
-            winner = found[-1]["winner"]
+            winner = found[-1].get("winner")
+            if winner not in (0, 1):
+                return None                   # a tied round or a drawn game: no battle decided it
             break
     else:
         won = [sum(1 for b in battles if b.get("winner") == s) for s in (0, 1)]

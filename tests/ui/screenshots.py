@@ -1,4 +1,5 @@
-"""Screenshots of every screen for docs/screenshots/ (each game's table at 800×480 and 1280×800).
+"""Screenshots of each game's table at 800×480 and 1280×800 for docs/screenshots/
+(``table-<game>-<w>x<h>.png``; the other screens: :mod:`tests.ui.shots_screens`).
 
     Xvfb :99 -screen 0 1280x800x24 &
     DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots
@@ -26,9 +27,7 @@ def main(out: str = "docs/screenshots") -> None:
     uiapp.configure_kivy((800, 480), False)
     app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
     app._run_prepare()
-    from companion.engine import Rng
     from ui import harness
-    from .driver import do, place, result_open, table_screen
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -38,66 +37,8 @@ def main(out: str = "docs/screenshots") -> None:
         harness.screenshot(folder / f"{name}.png")
         print("wrote", folder / f"{name}.png")
 
-    def play(n, seed):
-        rng = Rng(seed)
-        session = app.controller.session
-        for _ in range(n):
-            if result_open(app) or session.rules.is_over(session.state):
-                break
-            do(app, session.rules.random_action(session.state, rng))
-
     harness.frames(3)
-    shot("home")
-    app.go("setup", game="sams")
-    shot("setup-sams")
-
-    controller = app.controller
     tables(app, shot)
-    controller.start_game("sams", {}, seed=1)
-    for lane, card, seat in [(1, "sams.7h", 0), (1, "sams.6s", 1), (1, "sams.9s", 0), (2, "sams.3h", 1),
-                             (3, "sams.5h", 0), (1, "sams.4d", 1), (1, "sams.3d", 0), (4, "sams.8c", 1)]:
-        place(app, f"{seat}.lane{lane}", card)
-    play(40, 3)
-    shot("result-sams")
-    if result_open(app):
-        table_screen(app).result_view.dismiss()
-    controller.start_game("sams", {}, seed=2)
-    place(app, "1.lane1", "sams.2c")                      # refused: North plays first
-    shot("rejected-scan")
-    controller.resume(controller.store.games()[1].id)    # the first game again, for its history
-    app.go("history")
-    shot("history")
-
-    controller.start_game("arcmage", {}, seed=1)
-    play(25, 4)
-    if result_open(app):
-        table_screen(app).result_view.dismiss()
-    screen = table_screen(app)
-    screen.open_sim_panel()
-    shot("simulated-table-panel")
-    for view in list(harness.walk()):
-        if view.__class__.__name__ == "SimPanel":
-            view.dismiss()
-    counter = next(iter(screen.counter_boxes.values()))
-    for box in screen.counter_boxes.values():
-        if box.adjustable:
-            counter = box
-            break
-    harness.tap(counter)
-    shot("counter-adjust")
-    harness.tap(harness.button("Done"))
-
-    app.go("cards", game="sams")
-    shot("cards")
-    app.go("decks", game="lifeforce")
-    deck_screen = app.root.get_screen("decks")
-    if hasattr(deck_screen, "add_whole_catalogue"):
-        deck_screen.add_whole_catalogue()
-    shot("decks")
-    controller.start_game("sams", {}, seed=2)
-    place(app, "0.lane2", "sams.7h")
-    app.go("hardware")
-    shot("hardware")
     app.stop()
 
 

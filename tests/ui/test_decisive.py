@@ -143,3 +143,15 @@ def test_a_single_battle_is_its_own_headline(home):
     view = table_screen(app).result_view
     assert view.title == battles(public)[0]["text"] and view.decisive == ""
     assert decisive(public) is battles(public)[0]
+
+
+def test_a_tied_round_names_no_decisive_lane(home):
+    """A round Sam's players tie was decided by no lane: the view says the tie and nothing more."""
+    app = home
+    begin(app, "sams", 11)
+    public = play_until_decisive_action(
+        app, 11, lambda ev: any(e.get("winner") is None for e in battles(ev, "round_result"))
+        and any(e.get("winner") in (0, 1) for e in battles(ev)))
+    view = table_screen(app).result_view
+    assert view.title == battles(public, "round_result")[0]["text"] and view.decisive == ""
+    assert not any(t.startswith("Decided by") for t in harness.texts())
