@@ -150,7 +150,8 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         shot("decks", game)
 
     for game, step in (("sams", 40), ("lifeforce", 60), ("vitaluna", 60), ("territory", 120), ("arcmage", 200)):
-        over = [g for g in controller.store.games("over") if g.game == game]
+        over = [g for g in controller.store.games("over") if g.game == game] or \
+            [g for g in controller.store.games() if g.game == game]
         app.go("replay", game_id=over[-1].id)
         replay = app.root.get_screen("replay")
         replay.show(min(step, len(replay.story.steps)))
