@@ -21,6 +21,8 @@ SAMS = (DATA_DIR.parent.parent / "firmware_config" / "tables" / "sams.toml").rea
     (SAMS.replace('= "0.lane1"', '= "0.lane9"', 1), "'0.lane9', which sams does not have"),   # a layout
     (SAMS + '\n[layouts.chess]\nn1 = "a1"\n', "there is no game called 'chess'"),
     ("name = 'x'\n\xff", "line 2: byte 0xc3 is not UTF-8"),
+    (SAMS.replace("[reading.positions]\n", "[reading.positions]\nzz = [0, 0]\n"),
+     "[reading.positions] names pad 'zz', which no reader has"),                             # doctor raised here
 ])
 def test_run_and_doctor_refuse_the_same_profile_with_the_same_sentence(tmp_path, capsys, text, words):
     path = tmp_path / "table.toml"

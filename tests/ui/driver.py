@@ -144,3 +144,16 @@ def play_until(app, seed: int, done, max_steps: int = 3000) -> int:
 def result_open(app) -> bool:
     view = table_screen(app).result_view
     return view is not None and view.parent is not None
+
+
+def option_button(setup, option_label: str, text: str):
+    """The button saying ``text`` in the setup screen's row for the option labelled ``option_label``.
+
+    Several rows may offer the same words (both "First player" and "Companion
+    plays" name the players), so a touch is aimed at its row as a player's eye is.
+    """
+    rows = [w for w in harness.walk(setup.ids.options)
+            if any(getattr(c, "text", None) == option_label for c in getattr(w, "children", ()))]
+    if len(rows) != 1:
+        raise LookupError(f"{len(rows)} option rows say {option_label!r}")
+    return harness.button(text, root=rows[0])

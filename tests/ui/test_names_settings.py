@@ -1,7 +1,7 @@
 """Issue 14 item 11 in the real window: the docked keyboard, names on buttons, Settings that act."""
 from ui import harness, theme
 
-from .driver import table_screen
+from .driver import option_button, table_screen
 
 
 def test_docked_keyboard_types_names_and_buttons_follow_them(home):
@@ -23,7 +23,7 @@ def test_docked_keyboard_types_names_and_buttons_follow_them(home):
     harness.tap(harness.button("Done"))
     assert not keyboard.shown
     assert "Alex" in harness.texts() and "North" not in harness.texts(setup.ids.options)
-    harness.tap(harness.button("Alex"))                        # first player, by name
+    harness.tap(option_button(setup, "First player", "Alex"))  # first player, by name
     harness.tap(harness.button("Start the game"))
     assert app.controller.session.options["players"][0] == "Alex"
     assert app.controller.session.options["first_seat"] == 0

@@ -5,7 +5,7 @@ from companion.games.lifeforce import sample_decks
 from companion.tags import virtual_uid
 from ui import harness
 
-from .driver import faces, place, table_screen
+from .driver import faces, option_button, place, table_screen
 from .test_tables import start
 
 
@@ -33,7 +33,7 @@ def test_setup_variants_reach_the_game(home):
     setup = app.root.get_screen("setup")
     toggles = [w for w in harness.walk(setup) if getattr(w, "text", None) == "Off"]
     harness.tap(toggles[0])                              # Strict retaliation: On
-    harness.tap(harness.button("South"))                 # first player
+    harness.tap(option_button(setup, "First player", "South"))  # first player
     harness.tap(harness.button("Start the game"))
     options = app.controller.session.options
     assert options["strict_retaliation"] is True and options["first_seat"] == 1
