@@ -178,7 +178,6 @@ class TableScreen(Screen):
     def build_board(self, board) -> None:
         """Seat 0's counters and zones at the top (the far side), shared zones, seat 1's at the
         bottom.  A game's own screen replaces this with its table."""
-        fs = self.fs()
         view = self.session.view(None)
         strips = {0: self.row(self.seat_tag(0, size_hint_x=None, width=110 * self.bs()), size_hint_y=None,
                               height=theme.COUNTER_HEIGHT * self.bs()),

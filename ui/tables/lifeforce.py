@@ -14,7 +14,6 @@ from ui.widgets import FitLabel
 
 class LifeforceTable(TableScreen):
     def build_board(self, board) -> None:
-        fs = self.fs()
         self.middle = FitLabel(color=theme.MUTED)
         board.add_widget(self._strip(0))
         board.add_widget(self._battle_row(0))

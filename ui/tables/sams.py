@@ -29,7 +29,6 @@ class SamsTable(TableScreen):
         board.add_widget(self._strip(1, "discard"))
 
     def _strip(self, seat: int, shared: str):
-        fs = self.fs()
         return self.row(self.seat_tag(seat, size_hint_x=None, width=120 * self.bs()),
                         self.counter(f"vp.{seat}", seat=seat),
                         self.counter(f"hand.{seat}", seat=seat),

@@ -16,7 +16,6 @@ POSITIONS = 4
 
 class VitaLunaTable(TableScreen):
     def build_board(self, board) -> None:
-        fs = self.fs()
         side = 118 * self.bs()
         self.side_notes = [self.counter(f"held.{seat}", ("Held",), seat=seat, size_hint_x=None, width=side)
                            for seat in (0, 1)]
