@@ -93,7 +93,7 @@ class ArcmageTable(TableScreen):
         counts = [f"{points} points · {n} servant{'s' if n != 1 else ''}", f"{points} pts · {n}", f"{points} pts"]
         faction = domain.get("faction")
         if not faction:
-            return [f"any faction\n{counts[0]}"] + [f"any\n{c}" for c in counts] + counts + [f"{points}"]
+            return [f"any faction\n{c}" for c in counts] + counts + [f"{points}"]
         short = faction.split()[-1]                     # "House of Nobles" → "Nobles"
         return ([f"{faction}\n{c}" for c in counts] + [f"{short}\n{c}" for c in counts]
                 + [f"{short} · {points}", short])
