@@ -145,10 +145,14 @@ class Story:
             elif since is None:
                 since = n
         last = since if since is not None else len(self.steps)     # series[n] is after steps[n - 1]
-        for step in reversed(self.steps[:last]):
-            won = [e for e in step.events if e.get("type") == "battle_result" and e.get("winner") == w]
-            if won:
-                return step, decisive(step.events)
+        # the battle that put them ahead for good; when the lead came without one (a region's
+        # printed HP, a forfeit), the last battle they won
+        for steps in (reversed(self.steps[:last]), reversed(self.steps[last:])):
+            for step in steps:
+                won = [e for e in step.events if e.get("type") == "battle_result" and e.get("winner") == w]
+                if won:
+                    battle = decisive(step.events)
+                    return step, battle if battle is not None and battle.get("winner") == w else won[-1]
         return None
 
     def turning_points(self, limit: int = 6) -> list[str]:

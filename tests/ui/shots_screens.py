@@ -51,8 +51,11 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         rng = Rng(seed)
         while not session.rules.is_over(session.state):
             action = session.rules.random_action(session.state, rng)
-            if len(session.actions) > 4000:
-                break
+            if len(session.actions) > 1500:           # a long random game: Sam forfeits, for the summary
+                legal = session.rules.legal_actions(session.state)
+                action = next((a for a in legal if a.get("type") == "forfeit" and a.get("seat") == 1), None)
+                if action is None:
+                    break
             session.act(action)
         harness.frames(3)
         return session
