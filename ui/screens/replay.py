@@ -17,7 +17,7 @@ from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
 from ui.screens.history import game_line
-from ui.tables.generic import name_choices, zone_title
+from ui.tables.generic import name_choices, shorter, zone_title
 from ui.widgets import ZoneBox
 
 
@@ -60,7 +60,7 @@ class ReplayScreen(Screen):
         for row in zone_rows(rules.zones(self.record.get("options") or {})):
             line = BoxLayout(spacing=4 * scale)
             for zone in row:
-                box = ZoneBox(zone_id=zone.id, title=[zone_title(zone.label, players)], seat=zone.seat)
+                box = ZoneBox(zone_id=zone.id, title=shorter(zone_title(zone.label, players)), seat=zone.seat)
                 self.zone_boxes[zone.id] = box
                 line.add_widget(box)
             board.add_widget(line)
