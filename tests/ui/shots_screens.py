@@ -32,6 +32,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
     from companion.engine import Rng
     from ui import harness
     from .driver import do, place, result_open, table_screen
+    from .layout_checks import visible
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -92,7 +93,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         close_modals()
         screen = table_screen(app)
         screen.ids.feed.hide()
-        adjustable = [box for box in screen.counter_boxes.values() if box.adjustable]
+        adjustable = [box for box in screen.counter_boxes.values() if box.adjustable and visible(box)]
         if adjustable:
             harness.tap(adjustable[0])
             shot("counter-adjust", game)
