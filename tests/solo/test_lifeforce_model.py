@@ -9,11 +9,11 @@ call/check; mulligan and first_attacker at the start — which must accept every
 action and agree on every battle's winner and totals, the graveyards, the
 discard/deck/hand counts and the game's winner.
 
-A whole game is about 340 engine actions, so replaying 10,000 of them would
-take minutes: the test replays 1,000 whole games (about 34,000 battles) and,
-from 10 mid-game positions of each, one more random battle played from that
-position on a copy of the model with another seed (10,000 more battles, each
-checked the same way against the engine's state at that position).
+A whole game is about 340 engine actions; the test replays 10,000 whole games
+(about 340,000 battles, some 40 s) and, from 10 mid-game positions of each of
+the first 300, one more random battle played from that position on a copy of
+the model with another seed (3,000 more battles, each checked the same way
+against the engine's state at that position).
 """
 import random
 
@@ -111,6 +111,8 @@ def replay_and_compare(seed: int, branches: int = 0) -> int:
     return branched
 
 
-def test_fast_path_agrees_with_the_engine_over_1000_random_games_and_10000_more_battles():
-    branched = sum(replay_and_compare(seed, branches=10) for seed in range(1000))
-    assert branched >= 10_000
+def test_fast_path_agrees_with_the_engine_over_10000_random_games_and_3000_more_battles():
+    # issue 17: identical outcomes over at least 10,000 random games; the first 300 games also
+    # branch a further random battle from about ten of their positions.
+    branched = sum(replay_and_compare(seed, branches=10 if seed < 300 else 0) for seed in range(10_000))
+    assert branched >= 3_000
