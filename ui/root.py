@@ -23,6 +23,10 @@ class CompanionApp(App):
     text_scale = NumericProperty(1.0)
     #: what text sizes are multiplied by: the setting times min(scale, 1) (see :mod:`ui.theme`)
     fscale = NumericProperty(1.0)
+    #: what fixed widths, bars and touch targets are multiplied by: fscale, but never more than
+    #: the window has room for (min(fscale, scale)), so a larger text size on the 800×480 screen
+    #: picks shorter words instead of pushing buttons off the edge
+    bscale = NumericProperty(1.0)
     controller: AppController = ObjectProperty(None)
 
     def __init__(self, controller: AppController, on_first_frame=(), **kwargs):
@@ -88,6 +92,7 @@ class CompanionApp(App):
         w, h = size
         self.scale = max(0.6, min(w / theme.DESIGN_SIZE[0], h / theme.DESIGN_SIZE[1]))
         self.fscale = theme.font_scale(self.scale, self.text_scale)
+        self.bscale = min(self.fscale, self.scale)
 
     # ---- navigation --------------------------------------------------------------
     def go(self, name: str, **kwargs) -> None:

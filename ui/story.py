@@ -23,6 +23,67 @@ CHART_LABELS = ("VP", "Victory points", "Track", "Hearts", "Region HP", "Lands",
 DECIDED = ("round_result", "battle_result", "game_over")
 
 
+def _margin(battle: dict) -> int | None:
+    """How narrowly the battle's winner won it, from the engine's own numbers (None when it gives none).
+
+    Sam's lane: the winning strike's attack over the defence it beat; Lifeforce and
+    Territory: the difference of the two totals.
+    """
+    w = battle.get("winner")
+    if w not in (0, 1):
+        return None
+    attack, defence, totals = battle.get("attack"), battle.get("defence"), battle.get("totals")
+    if isinstance(attack, list) and isinstance(defence, list) and len(attack) == len(defence) == 2:
+        return attack[w] - defence[1 - w]
+    if isinstance(totals, list) and len(totals) == 2:
+        return abs(totals[0] - totals[1])
+    return None
+
+
+def decisive(events: list[dict]) -> dict | None:
+    """The battle that decided a change of the game: what the result view headlines.
+
+    Several battles can be decided by one action (Sam's five lanes, every land
+    Territory still had to fight, each Arcmage attacker's combat); the last of
+    them is often the dullest ("Land 5: nobody fought here").  The decisive one:
+
+    1. belongs to the change's winner — the game's, else the round's, else the
+       side that won more of the change's battles;
+    2. was fought (both sides had creatures there: Territory says how many), not
+       a walk-over;
+    3. was won most narrowly (attack over defence, total over total): the one the
+       loser came closest to turning — or, where the engine gives no margin, hit
+       hardest (Arcmage's region damage).
+
+    Ties keep the table's order.  None when no battle was decided, or the round or game
+    they belong to was tied (no battle decided a tie).
+    """
+    battles = [e for e in events if e.get("type") == "battle_result"]
+    if not battles:
+        return None
+    winner = None
+    for kind in ("game_over", "round_result"):
+        found = [e for e in events if e.get("type") == kind]
+        if found:
+            winner = found[-1].get("winner")
+            if winner not in (0, 1):
+                return None                   # a tied round or a drawn game: no battle decided it
+            break
+    else:
+        won = [sum(1 for b in battles if b.get("winner") == s) for s in (0, 1)]
+        winner = 0 if won[0] > won[1] else 1 if won[1] > won[0] else None
+    pool = [b for b in battles if winner is not None and b.get("winner") == winner] or \
+        [b for b in battles if b.get("winner") in (0, 1)] or battles
+
+    def rank(battle: dict):
+        sides = battle.get("sides")
+        walkover = isinstance(sides, list) and not all(sides)
+        margin = _margin(battle)
+        return (walkover, margin if margin is not None else 0, -int(battle.get("damage") or 0))
+
+    return min(pool, key=rank)
+
+
 @dataclass
 class Step:
     """One logged action as the shared screen may tell it, and the public view after it."""
@@ -31,6 +92,7 @@ class Step:
     text: str
     view: dict
     decided: bool = False
+    events: list = field(default_factory=list)      # the decided events (battles, round, game), redacted
 
 
 @dataclass
@@ -60,6 +122,38 @@ class Story:
     def battles(self) -> list[str]:
         """Each battle's, round's or the game's decision, in the words of the engine."""
         return [s.text for s in self.steps if s.decided]
+
+    def decider(self) -> tuple[Step, dict] | None:
+        """The step and battle that decided the game: where the winner took the lead for good.
+
+        The lead is read off the chart (VP, track, lands, region HP, cards lost); the
+        step at which the winner last went ahead, or the nearest decided step before
+        it, gives its decisive battle (:func:`decisive`).  A game won by forfeit or
+        agreement while the chart was level still names the winner's last won battle.
+        """
+        w = self.winner
+        if w not in (0, 1):
+            return None
+        a, b = self.series
+        since = None                                  # the chart index where the winner's last lead began
+        for n in range(1, len(a)):
+            lead = 0 if a[n] > b[n] else 1 if b[n] > a[n] else None
+            if self.metric == "Graveyard" and lead is not None:
+                lead = 1 - lead                       # fewer cards lost leads
+            if lead != w:
+                since = None
+            elif since is None:
+                since = n
+        last = since if since is not None else len(self.steps)     # series[n] is after steps[n - 1]
+        # the battle that put them ahead for good; when the lead came without one (a region's
+        # printed HP, a forfeit), the last battle they won
+        for steps in (reversed(self.steps[:last]), reversed(self.steps[last:])):
+            for step in steps:
+                won = [e for e in step.events if e.get("type") == "battle_result" and e.get("winner") == w]
+                if won:
+                    battle = decisive(step.events)
+                    return step, battle if battle is not None and battle.get("winner") == w else won[-1]
+        return None
 
     def turning_points(self, limit: int = 6) -> list[str]:
         """Moments the lead on the chart changed hands ("Action 14: South takes the lead, VP 2–3")."""
@@ -104,7 +198,8 @@ def tell(record: dict) -> Story:
         for kind in DECIDED:
             decided = decided or [e.get("text", "") for e in texts if e.get("type") == kind and e.get("text")]
         story.steps.append(Step(n, " · ".join(decided) if decided else line, rules.view(state, None),
-                                decided=bool(decided)))
+                                decided=bool(decided),
+                                events=[e for e in texts if e.get("type") in DECIDED]))
 
     try:
         _rules, state = replay(record, on_step=step)

@@ -225,9 +225,11 @@ class ChipArea(Widget):
 
     def arrange(self) -> None:
         fs = self._fscale()
+        app = App.get_running_app()
+        bs = app.bscale if app else 1.0
         font = theme.FONT_BODY * fs
-        chip_h = round(font * 1.6)
-        pad, gap = 10 * fs, 4 * fs
+        chip_h = round(font + 11 * bs)       # 29 px at the design size; a larger text adds only its own height
+        pad, gap = 10 * bs, 4 * bs
         rows = max(0, int((self.height + gap) // (chip_h + gap)))
         items = []
         for choices, hidden in self.cards:
@@ -317,8 +319,6 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     #: at most this many lines of ``info``; fewer when the zone is short
     max_info_lines = NumericProperty(2)
 
-    _note_event = None
-
     def on_size(self, _instance, size):
         app = App.get_running_app()
         fs = app.fscale if app else 1.0
@@ -331,17 +331,41 @@ class ZoneBox(ButtonBehavior, FloatLayout):
         return super().on_touch_down(touch)
 
     def flash(self, choices: list[str], seconds: float = 4.0) -> None:
-        """Lay ``choices`` (longest first) over the zone for ``seconds``."""
+        """Lay ``choices`` (longest first) over the zone until ``seconds`` after the last move."""
         self.note = list(choices)
-        if self._note_event is not None:
-            self._note_event.cancel()
-        self._note_event = Clock.schedule_once(lambda _dt: self.clear_note(), seconds)
+        _NOTES.keep(self, seconds)
 
     def clear_note(self) -> None:
         self.note = []
-        if self._note_event is not None:
-            self._note_event.cancel()
-            self._note_event = None
+        _NOTES.boxes.discard(self)
+
+
+class _Notes:
+    """The zones' notes all go together, ``seconds`` after the last one appeared.
+
+    A move leaves notes on several zones; each going on its own timer meant one
+    redraw of the whole window per note (a tenth of a second of CPU each with a
+    software renderer) in the seconds after every burst of play.  One timer
+    clears them all in one frame.
+    """
+
+    def __init__(self):
+        self.boxes: set = set()
+        self._event = None
+
+    def keep(self, box, seconds: float) -> None:
+        self.boxes.add(box)
+        if self._event is not None:
+            self._event.cancel()
+        self._event = Clock.schedule_once(self._clear, seconds)
+
+    def _clear(self, _dt=None) -> None:
+        self._event = None
+        for box in list(self.boxes):
+            box.clear_note()
+
+
+_NOTES = _Notes()
 
 
 class Feed(Label):

@@ -118,7 +118,8 @@ def _name(w) -> str:
 
 
 def size_problems(root, fscale: float = 1.0) -> list[str]:
-    """Text under 18 px, counter digits under 40 px, touch targets under 48 px (at 800×480)."""
+    """Text under 18 px times ``fscale`` (the text size), counter digits under 40 px and touch
+    targets under 48 px (already readable at a metre and a finger's size, whatever the text size)."""
     out = []
     for w in _widgets(root):
         if not visible(w):
@@ -127,10 +128,10 @@ def size_problems(root, fscale: float = 1.0) -> list[str]:
             out.append(f"{_name(w)} is {w.font_size:.1f} px")
         if type(w).__name__ == "CounterBox":
             value = [k for k in w.children if isinstance(k, Label) and k.bold]
-            if not value or value[0].font_size < 40 * fscale - 0.01:
+            if not value or value[0].font_size < 40 - 0.01:
                 out.append(f"counter {w.counter_id} digits are under 40 px")
         if isinstance(w, (Button, ButtonBehavior)) and not getattr(w, "disabled", False) \
-                and type(w).__name__ != "ZoneBox" and (w.height < 48 * fscale - SLACK or w.width < 48 * fscale - SLACK):
+                and type(w).__name__ != "ZoneBox" and (w.height < 48 - SLACK or w.width < 48 - SLACK):
             out.append(f"{_name(w)} is a {w.width:.0f}×{w.height:.0f} touch target")
     return out
 

@@ -1,7 +1,9 @@
-"""Screenshots of every screen for docs/screenshots/ (each game's table at 800×480 and 1280×800).
+"""Screenshots of each game's table for docs/screenshots/ (``table-<game>-<w>x<h>.png``;
+the other screens: :mod:`tests.ui.shots_screens`), one window size a run.
 
     Xvfb :99 -screen 0 1280x800x24 &
-    DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots
+    DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots 800x480
+    DISPLAY=:99 .venv/bin/python -m tests.ui.screenshots docs/screenshots 1280x800
 
 The app is wired as `companion run --sim` wires it (the simulated table made
 of emulated readers), then played by touches and cards placed on virtual pads.
@@ -14,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 
-def main(out: str = "docs/screenshots") -> None:
+def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
+    width, height = (int(v) for v in size.split("x"))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
     from companion.app_config import AppConfig
@@ -22,13 +25,13 @@ def main(out: str = "docs/screenshots") -> None:
     from hardware.sources import open_table_source
     import ui.app as uiapp
     config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
-                       fullscreen=False, size=(800, 480))
-    uiapp.configure_kivy((800, 480), False)
+                       fullscreen=False, size=(width, height))
+    # the window is opened at its size: resizing a running window under Xvfb can leave the
+    # picture read back at the old size (garbage)
+    uiapp.configure_kivy((width, height), False)
     app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
     app._run_prepare()
-    from companion.engine import Rng
     from ui import harness
-    from .driver import do, place, result_open, table_screen
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -38,66 +41,8 @@ def main(out: str = "docs/screenshots") -> None:
         harness.screenshot(folder / f"{name}.png")
         print("wrote", folder / f"{name}.png")
 
-    def play(n, seed):
-        rng = Rng(seed)
-        session = app.controller.session
-        for _ in range(n):
-            if result_open(app) or session.rules.is_over(session.state):
-                break
-            do(app, session.rules.random_action(session.state, rng))
-
     harness.frames(3)
-    shot("home")
-    app.go("setup", game="sams")
-    shot("setup-sams")
-
-    controller = app.controller
-    tables(app, shot)
-    controller.start_game("sams", {}, seed=1)
-    for lane, card, seat in [(1, "sams.7h", 0), (1, "sams.6s", 1), (1, "sams.9s", 0), (2, "sams.3h", 1),
-                             (3, "sams.5h", 0), (1, "sams.4d", 1), (1, "sams.3d", 0), (4, "sams.8c", 1)]:
-        place(app, f"{seat}.lane{lane}", card)
-    play(40, 3)
-    shot("result-sams")
-    if result_open(app):
-        table_screen(app).result_view.dismiss()
-    controller.start_game("sams", {}, seed=2)
-    place(app, "1.lane1", "sams.2c")                      # refused: North plays first
-    shot("rejected-scan")
-    controller.resume(controller.store.games()[1].id)    # the first game again, for its history
-    app.go("history")
-    shot("history")
-
-    controller.start_game("arcmage", {}, seed=1)
-    play(25, 4)
-    if result_open(app):
-        table_screen(app).result_view.dismiss()
-    screen = table_screen(app)
-    screen.open_sim_panel()
-    shot("simulated-table-panel")
-    for view in list(harness.walk()):
-        if view.__class__.__name__ == "SimPanel":
-            view.dismiss()
-    counter = next(iter(screen.counter_boxes.values()))
-    for box in screen.counter_boxes.values():
-        if box.adjustable:
-            counter = box
-            break
-    harness.tap(counter)
-    shot("counter-adjust")
-    harness.tap(harness.button("Done"))
-
-    app.go("cards", game="sams")
-    shot("cards")
-    app.go("decks", game="lifeforce")
-    deck_screen = app.root.get_screen("decks")
-    if hasattr(deck_screen, "add_whole_catalogue"):
-        deck_screen.add_whole_catalogue()
-    shot("decks")
-    controller.start_game("sams", {}, seed=2)
-    place(app, "0.lane2", "sams.7h")
-    app.go("hardware")
-    shot("hardware")
+    tables(app, shot, size)
     app.stop()
 
 
@@ -107,38 +52,34 @@ TABLE_MOMENTS = {
     "lifeforce": (3, lambda v: all(v["zones"][f"{s}.support"]["cards"] for s in (0, 1))),
     "vitaluna": (5, lambda v: v["phase"] == "battle" and sum(1 for p in v["detail"]["positions"].values() if p) >= 10),
     "territory": (2, lambda v: any(land and land.get("fought") for land in v["detail"].get("lands") or [])),
-    "arcmage": (4, lambda v: v["detail"]["turn"] >= 3 and any(p["front"] for p in v["detail"]["players"])),
+    "arcmage": (4, lambda v: v["detail"]["turn"] >= 3 and any(p["front"] for p in v["detail"]["players"])
+                and any(d["faction"] for p in v["detail"]["players"] for d in p["domains"].values())),
 }
 
 
-def tables(app, shot) -> None:
-    """Each game's table at 800×480 and 1280×800: ``table-<game>-<w>x<h>.png``."""
-    from kivy.core.window import Window
+def tables(app, shot, size: str) -> None:
+    """Each game's table at the window's size: ``table-<game>-<w>x<h>.png``."""
     from companion.engine import Rng
     from ui import harness
     from .driver import do, place, result_open, table_screen
     from .test_tables import NORTH, SOUTH
 
-    def both_sizes(game):
+    def table_shot(game):
         screen = table_screen(app)
         if result_open(app):
             screen.result_view.dismiss()
         screen.ids.feed.hide()
         for box in screen.zone_boxes.values():          # the notes of the last moves last seconds, not forever
             box.clear_note()
-        for size in ((800, 480), (1280, 800)):
-            Window.size = size
-            harness.frames(6)
-            shot(f"table-{game}-{size[0]}x{size[1]}")
-        Window.size = (800, 480)
-        harness.frames(3)
+        harness.frames(6)
+        shot(f"table-{game}-{size}")
 
     controller = app.controller
     controller.start_game("sams", {}, seed=1)
     for (nl, nc), (sl, sc) in zip(NORTH, SOUTH):      # a whole round: every lane fought and marked
         place(app, f"0.lane{nl}", nc)
         place(app, f"1.lane{sl}", sc)
-    both_sizes("sams")
+    table_shot("sams")
     for game, (seed, until) in TABLE_MOMENTS.items():
         controller.start_game(game, {}, seed=1)
         session, rng = controller.session, Rng(seed)
@@ -148,7 +89,7 @@ def tables(app, shot) -> None:
             if result_open(app):
                 table_screen(app).result_view.dismiss()
             do(app, session.rules.random_action(session.state, rng))
-        both_sizes(game)
+        table_shot(game)
 
 
 if __name__ == "__main__":

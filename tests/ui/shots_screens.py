@@ -31,7 +31,8 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
     app._run_prepare()
     from companion.engine import Rng
     from ui import harness
-    from .driver import do, place, table_screen
+    from .driver import do, place, result_open, table_screen
+    from .layout_checks import visible
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -51,8 +52,11 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         rng = Rng(seed)
         while not session.rules.is_over(session.state):
             action = session.rules.random_action(session.state, rng)
-            if len(session.actions) > 4000:
-                break
+            if len(session.actions) > 1500:           # a long random game: Sam forfeits, for the summary
+                legal = session.rules.legal_actions(session.state)
+                action = next((a for a in legal if a.get("type") == "forfeit" and a.get("seat") == 1), None)
+                if action is None:
+                    break
             session.act(action)
         harness.frames(3)
         return session
@@ -64,8 +68,44 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
                 view.dismiss()
         harness.frames(2)
 
+    def decided(game, seed):
+        """The result view of the first move that decides battles (not the game): its decisive battle."""
+        controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=seed)
+        session, rng = controller.session, Rng(seed)
+        for _ in range(3000):
+            if result_open(app) or session.rules.is_over(session.state):
+                break
+            action = session.rules.random_action(session.state, rng)
+            _state, events = session.rules.apply(session.state, action)
+            if sum(1 for e in events if e.get("type") == "battle_result") >= (2 if game in ("sams", "territory") else 1):
+                do(app, action)                     # the deciding move through the screen, as players make it
+                break
+            session.act(action)
+            if result_open(app):
+                table_screen(app).result_view.dismiss()
+        harness.frames(3)
+
     harness.frames(3)
-    for game, seed in [("sams", 11), ("lifeforce", 5), ("vitaluna", 3), ("territory", 2), ("arcmage", 4)]:
+    games_and_seeds = [("sams", 11), ("lifeforce", 5), ("vitaluna", 3), ("territory", 2), ("arcmage", 4)]
+    for game, seed in games_and_seeds:
+        decided(game, seed)
+        shot("result", game)
+        close_modals()
+        screen = table_screen(app)
+        screen.ids.feed.hide()
+        adjustable = [box for box in screen.counter_boxes.values() if box.adjustable and visible(box)]
+        if adjustable:
+            harness.tap(adjustable[0])
+            shot("counter-adjust", game)
+            close_modals()
+    controller.start_game("sams", {"players": ["Alex", "Sam"]}, seed=2)
+    place(app, "1.lane1", "sams.2c")                      # refused: Alex plays first
+    shot("rejected-scan", "sams")
+    table_screen(app).ids.banner.hide()
+    place(app, "0.lane2", "sams.7h")
+    app.go("hardware")
+    shot("hardware")
+    for game, seed in games_and_seeds:
         finish(game, seed)
         shot("summary", game)
         close_modals()
@@ -94,26 +134,31 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         shot("setup", game)
     app.go("settings")
     shot("settings")
-    for game in ("sams", "arcmage"):
+    for n, (game, _seed) in enumerate(games_and_seeds):
         app.go("cards", game=game)
         shot("cards", game)
         cards = app.root.get_screen("cards")
-        cards.start_enrolment(cards.deck_choices()[-1][1])
+        deck = cards.deck_choices()[-1][1]
+        cards.start_enrolment(deck)
         for _ in range(3):
             cards.next_blank_tag()
-        controller.store.tags.register("04FFFFFFFFFF01", "sams.10c" if game == "sams" else "arcmage.elf-druid")
-        controller.source.place("scan", "04FFFFFFFFFF01")
-        controller.source.lift("scan", "04FFFFFFFFFF01")
+        known = f"04FFFFFFFFFF{n:02X}"                       # a tag that already carries a later card
+        controller.store.tags.register(known, deck[-1])
+        controller.source.place("scan", known)
+        controller.source.lift("scan", known)
         shot("enrol", game)
         cards.stop_enrolment()
-    app.go("decks", game="lifeforce")
-    app.root.get_screen("decks").add_whole_catalogue()
-    shot("decks", "lifeforce")
+    for game in ("lifeforce", "arcmage", "territory"):
+        app.go("decks", game=game)
+        app.root.get_screen("decks").add_whole_catalogue()
+        shot("decks", game)
 
-    for game, step in (("sams", 40), ("territory", 120), ("arcmage", 200)):
-        over = [g for g in controller.store.games("over") if g.game == game]
+    for game, step in (("sams", 40), ("lifeforce", 60), ("vitaluna", 60), ("territory", 120), ("arcmage", 200)):
+        over = [g for g in controller.store.games("over") if g.game == game] or \
+            [g for g in controller.store.games() if g.game == game]
         app.go("replay", game_id=over[-1].id)
-        app.root.get_screen("replay").show(step)
+        replay = app.root.get_screen("replay")
+        replay.show(min(step, len(replay.story.steps)))
         shot("replay", game)
     app.stop()
 

@@ -28,13 +28,12 @@ def resize(size):
 
 def problems_now(app, size):
     screen = table_screen(app)
-    found = all_problems(screen, 1.0) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    found = all_problems(screen, app.fscale) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
     return [f"{size[0]}x{size[1]}: {p}" for p in found]
 
 
-@pytest.mark.parametrize("game, seed, steps", GAMES)
-def test_every_label_fits_and_nothing_overlaps_at_both_sizes(home, game, seed, steps):
-    app = home
+def play_checking(app, game, seed, steps, big_every=BIG_EVERY):
+    """Play ``steps`` seeded random actions through the screen, checking the layout before each."""
     session = start(app, game)
     screen = table_screen(app)
     rng = Rng(seed)
@@ -47,17 +46,35 @@ def test_every_label_fits_and_nothing_overlaps_at_both_sizes(home, game, seed, s
             if session.rules.is_over(session.state):
                 break
             found = problems_now(app, (800, 480))
-            if step % BIG_EVERY == 0:
+            if big_every and step % big_every == 0:
                 resize((1280, 800))
                 found += problems_now(app, (1280, 800))
                 resize((800, 480))
-            assert not found, f"{game}, step {step}:\n" + "\n".join(found[:8])
+            assert not found, f"{game}, text size {app.fscale}, step {step}:\n" + "\n".join(found[:8])
             where = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) + tuple(screen.ids.primary.size)
             assert primary_at in (None, where), "the confirm button moved"
             primary_at = where
             do(app, session.rules.random_action(session.state, rng))
     finally:
         resize((800, 480))
+
+
+@pytest.mark.parametrize("game, seed, steps", GAMES)
+def test_every_label_fits_and_nothing_overlaps_at_both_sizes(home, game, seed, steps):
+    play_checking(home, game, seed, steps)
+
+
+@pytest.mark.parametrize("game, seed, steps", GAMES)
+def test_the_largest_text_size_fits_at_800x480(home, game, seed, steps):
+    """Settings' largest text size (×1.3 on every font): still whole, still apart, still ≥ 18/40/48 px."""
+    from ui import theme
+    theme.set_text_scale(max(theme.TEXT_SCALES))
+    harness.frames(3)
+    try:
+        play_checking(home, game, seed, steps, big_every=0)
+    finally:
+        theme.set_text_scale(1.0)
+        harness.frames(3)
 
 
 def zone_places(screen):
@@ -128,8 +145,14 @@ def test_the_text_size_setting_reaches_every_label(home):
         theme.set_text_scale(1.3)
         harness.frames(3)
         assert app.fscale == 1.3
-        assert screen.counter_boxes["vp.0"].children[0].font_size == 40 * 1.3
         assert screen.ids.phase.font_size == 18 * 1.3
+        # Counter digits are 40 px already; on the 800×480 screen they keep that size so the
+        # larger words still find room (on a 1280×800 screen they grow with the words).
+        digits = [w for w in screen.counter_boxes["vp.0"].children if getattr(w, "bold", False)]
+        assert digits and digits[0].font_size == 40
+        resize((1280, 800))
+        assert digits[0].font_size == 40 * 1.3 and screen.ids.phase.font_size == 18 * 1.3
+        resize((800, 480))
     finally:
         theme.set_text_scale(1.0)
         harness.frames(3)
@@ -183,3 +206,39 @@ def test_a_fought_territory_land_is_framed_for_its_winner_with_the_totals(home):
     else:
         assert land.outcome == "tie"
     assert not text_problems(screen)
+
+
+def test_arcmage_domains_show_their_faction_at_both_sizes(home):
+    """Issue 14 item 1: Arcmage's domains with points *and faction* (RULINGS: one faction per
+    domain at a time), whole at 800×480 and 1280×800."""
+    from .test_decisive import begin
+    app = home
+    begin(app, "arcmage", 5)
+    session = app.controller.session
+    rng = Rng(5)
+    held = []
+    for _ in range(300):
+        view = session.rules.view(session.state, None)
+        held = [(seat, name, d["faction"]) for seat, p in enumerate(view["detail"]["players"])
+                for name, d in p["domains"].items() if d["faction"]]
+        if held:
+            break
+        session.act(session.rules.random_action(session.state, rng))
+    assert held, "no servant with a faction entered a domain"
+    screen = table_screen(app)
+    if result_open(app):
+        screen.result_view.dismiss()
+    try:
+        for size in ((800, 480), (1280, 800)):
+            resize(size)
+            for seat, name, faction in held:
+                box = screen.zone_boxes[f"{seat}.{name}"]
+                shown = box.ids.info.text
+                assert faction in shown or faction.split()[-1] in shown, (size, shown)
+            empty = [box for zone_id, box in screen.zone_boxes.items()
+                     if zone_id.split(".")[-1] in ("politics", "science", "faith") and not box.cards]
+            assert all("faction" in box.info[0] for box in empty)
+            assert not text_problems(screen) and not overlap_problems(screen)
+        assert faction in screen.zone_boxes[f"{seat}.{name}"].ids.info.text      # 1280×800: the whole name
+    finally:
+        resize((800, 480))

@@ -17,7 +17,7 @@ from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
 from ui.screens.history import game_line
-from ui.tables.generic import name_choices, zone_title
+from ui.tables.generic import name_choices, shorter, zone_title
 from ui.widgets import ZoneBox
 
 
@@ -60,7 +60,7 @@ class ReplayScreen(Screen):
         for row in zone_rows(rules.zones(self.record.get("options") or {})):
             line = BoxLayout(spacing=4 * scale)
             for zone in row:
-                box = ZoneBox(zone_id=zone.id, title=[zone_title(zone.label, players)], seat=zone.seat)
+                box = ZoneBox(zone_id=zone.id, title=_title_choices(zone_title(zone.label, players)), seat=zone.seat)
                 self.zone_boxes[zone.id] = box
                 line.add_widget(box)
             board.add_widget(line)
@@ -124,6 +124,11 @@ def zone_rows(zones) -> list[list]:
 
 def _counters(counters: list[dict], seat: int) -> str:
     return "  ·  ".join(f"{c.get('label')} {c.get('value')}" for c in counters if c.get("seat") == seat)
+
+
+def _title_choices(title: str) -> list[str]:
+    """"Politics domain (servants)" → its clauses, then its first word ("Politics")."""
+    return list(dict.fromkeys(shorter(title) + [title.split()[0]]))
 
 
 load_kv(__file__)

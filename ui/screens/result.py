@@ -29,6 +29,7 @@ from ui.widgets import Modal
 class ResultView(Modal):
     title = StringProperty("")
     subtitle = StringProperty("")
+    decisive = StringProperty("")          # the battle that decided it, when the title is the round or game
     winner = ObjectProperty(None, allownone=True)
     game_over = BooleanProperty(False)
     lines = ListProperty()
@@ -45,23 +46,38 @@ class ResultView(Modal):
         labels anew for every scored battle costs more than a frame.
         """
         over = [e for e in events if e.get("type") == "game_over"]
-        decided = [e for e in events if e.get("type") in ("battle_result", "round_result", "game_over")]
-        headline = over[-1] if over else decided[-1] if decided else events[-1]
+        rounds = [e for e in events if e.get("type") == "round_result"]
+        battle = stories.decisive(events)
+        # The headline is what was decided: the game, else the round, else the decisive battle
+        # (never simply the last one: "Land 5: nobody fought here" decides nothing).
+        headline = over[-1] if over else rounds[-1] if rounds else battle if battle is not None else events[-1]
         self.game_over = bool(over)
         self.title = headline.get("text", "")
         self.winner = headline.get("winner")
         self.subtitle = ""
+        self.decisive = f"Decided by {battle['text']}" if battle is not None and battle is not headline \
+            and battle.get("text") else ""
         lines = [e["text"] for e in events if e.get("text") and e is not headline]
         if over and self.screen.session is not None:
-            lines = self._summary(headline)
+            lines = self._summary(headline, battle)
         self._fill(lines)
         if self.parent is None:
             self.open()
 
-    def _summary(self, headline: dict) -> list[str]:
-        """The end-of-game story: replayed from the record, so it is the same after a resume."""
+    def _summary(self, headline: dict, battle: dict | None) -> list[str]:
+        """The end-of-game story: replayed from the record, so it is the same after a resume.
+
+        Its decisive battle is where the winner took the lead for good (:meth:`Story.decider`),
+        which may be long before the last action (a forfeit, the last card drawn).
+        """
         session = self.screen.session
         story = self.story = stories.tell(session.record())
+        decider = story.decider()
+        if decider is not None and decider[1] is not None:
+            step, battle = decider
+            rounds = [e for e in step.events if e.get("type") == "round_result" and e.get("text")]
+            said = f"{rounds[-1]['text']} — {battle['text']}" if rounds else battle["text"]
+            self.decisive = f"Decided by {said}"
         self.ids.chart.story = story
         self.title = story.headline
         if story.winner is not None:

@@ -20,8 +20,7 @@ DOMAINS = ("politics", "science", "faith")
 
 class ArcmageTable(TableScreen):
     def build_board(self, board) -> None:
-        fs = self.fs()
-        self.middle = FitLabel(color=theme.MUTED, size_hint_y=None, height=30 * fs)
+        self.middle = FitLabel(color=theme.MUTED, size_hint_y=None, height=30 * self.bs())
         board.add_widget(self._strip(0))
         board.add_widget(self._zones(0))
         board.add_widget(self.middle)
@@ -29,13 +28,12 @@ class ArcmageTable(TableScreen):
         board.add_widget(self._strip(1))
 
     def _strip(self, seat: int):
-        fs = self.fs()
-        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * fs),
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * self.bs()),
                         self.counter(f"{seat}.vp", ("VP",), seat=seat),
                         self.counter(f"{seat}.hand", ("Hand",), seat=seat),
                         self.counter(f"{seat}.deck", ("Deck",), seat=seat),
                         self.counter(f"{seat}.gold", ("Gold",), seat=seat),
-                        size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+                        size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
 
     def _zones(self, seat: int):
         region = self.zone(f"{seat}.region", chips=False, size_hint_x=1.5)
@@ -57,7 +55,8 @@ class ArcmageTable(TableScreen):
             hp.short_titles = (name_choices(region["name"])[1:] if region else []) + ["HP"]
             left = p.get("regions_left", 0)
             plural = "s" if left != 1 else ""
-            box.info = [f"{left} region{plural} in the chapter", f"{left} region{plural} left", f"{left} left"]
+            box.info = [f"{left} region{plural} in the chapter", f"{left} region{plural} left", f"{left} left",
+                        ""]               # the largest text size on 800×480: the HP counter keeps its place
             front = self.zone_boxes[f"{seat}.front"]
             front.cards = [self.creature_face(c) for c in p.get("front", [])]
             front.info = self.front_info(p.get("front", []))
@@ -65,15 +64,14 @@ class ArcmageTable(TableScreen):
                 domain = p.get("domains", {}).get(d, {"points": 0, "servants": []})
                 dbox = self.zone_boxes[f"{seat}.{d}"]
                 dbox.cards = [self.creature_face(c) for c in domain["servants"]]
-                n = len(domain["servants"])
-                dbox.info = [f"{domain['points']} points · {n} servant{'s' if n != 1 else ''}",
-                             f"{domain['points']} pts · {n}", f"{domain['points']} pts", f"{domain['points']}"]
+                dbox.info = self.domain_info(domain)
             vault = p.get("vault", {})
             vbox = self.zone_boxes[f"{seat}.vault"]
             vbox.info = [f"{vault.get('cards', 0)} cards face down\n{vault.get('unmarked', 0)} unmarked",
                          f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} unmarked",
                          f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} free",
-                         f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)} free"]
+                         f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)} free",
+                         f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)}"]
             pad = self.zone_boxes[f"{seat}.handoff"]
             self.show_zone(pad, zones.get(f"{seat}.handoff", {"cards": []}),
                            info=["waiting for a target", "target?"] if zones.get(f"{seat}.handoff", {}).get("cards")
@@ -87,6 +85,18 @@ class ArcmageTable(TableScreen):
         name = creature.get("name") or self.controller.card_text(creature["card"])
         stats = f"{creature.get('atk', '?')}/{creature.get('def', '?')}"
         return [f"{name} {stats}"] + [f"{n} {stats}" for n in name_choices(name)[1:]] + [stats], False
+
+    @staticmethod
+    def domain_info(domain: dict) -> list[str]:
+        """Its faction (one at a time: what may join it), points and servants, longest first."""
+        points, n = domain["points"], len(domain["servants"])
+        counts = [f"{points} points · {n} servant{'s' if n != 1 else ''}", f"{points} pts · {n}", f"{points} pts"]
+        faction = domain.get("faction")
+        if not faction:
+            return [f"any faction\n{c}" for c in counts] + counts + [f"{points}"]
+        short = faction.split()[-1]                     # "House of Nobles" → "Nobles"
+        return ([f"{faction}\n{c}" for c in counts] + [f"{short}\n{c}" for c in counts]
+                + [f"{short} · {points}", short])
 
     @staticmethod
     def front_info(front: list[dict]) -> list[str]:

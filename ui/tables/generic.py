@@ -113,6 +113,12 @@ class TableScreen(Screen):
         app = App.get_running_app()
         return app.fscale if app else 1.0
 
+    @staticmethod
+    def bs() -> float:
+        """``app.bscale``: what fixed widths are multiplied by (the text size, within the window)."""
+        app = App.get_running_app()
+        return app.bscale if app else 1.0
+
     def zone(self, zone_id: str, **kwargs) -> ZoneBox:
         """The zone box for ``zone_id`` (every zone of the game needs one: it is also its
         virtual pad on the simulated table)."""
@@ -172,12 +178,11 @@ class TableScreen(Screen):
     def build_board(self, board) -> None:
         """Seat 0's counters and zones at the top (the far side), shared zones, seat 1's at the
         bottom.  A game's own screen replaces this with its table."""
-        fs = self.fs()
         view = self.session.view(None)
-        strips = {0: self.row(self.seat_tag(0, size_hint_x=None, width=110 * fs), size_hint_y=None,
-                              height=theme.COUNTER_HEIGHT * fs),
-                  1: self.row(self.seat_tag(1, size_hint_x=None, width=110 * fs), size_hint_y=None,
-                              height=theme.COUNTER_HEIGHT * fs)}
+        strips = {0: self.row(self.seat_tag(0, size_hint_x=None, width=110 * self.bs()), size_hint_y=None,
+                              height=theme.COUNTER_HEIGHT * self.bs()),
+                  1: self.row(self.seat_tag(1, size_hint_x=None, width=110 * self.bs()), size_hint_y=None,
+                              height=theme.COUNTER_HEIGHT * self.bs())}
         shared = 0
         for c in view.get("counters", []):
             seat = c.get("seat")
@@ -208,7 +213,9 @@ class TableScreen(Screen):
         self.active_seat = view.get("active_seat")
         self.active_name = players[self.active_seat] if self.active_seat in (0, 1) else ""
         self.phase_label = view.get("phase_label", "")
-        self.phase_choices = shorter(self.phase_label)
+        # the engine's phase in one or two words is the last resort of a large text size
+        phase = str(view.get("phase") or "").replace("_", " ").capitalize()
+        self.phase_choices = shorter(self.phase_label) + ([phase] if phase else [])
         for tag in self.seat_tags:
             name = players[tag.seat] if tag.seat in (0, 1) else ""
             tag.choices = [name, initials(name)]
@@ -403,7 +410,7 @@ class TableScreen(Screen):
     def set_status(self, text: str) -> None:
         self.last_event = text
         # the whole sentence when it fits; else its longest clause; else a pointer to the feed
-        self.status_choices = shorter(text) + (["Touch to read the last move"] if text else [])
+        self.status_choices = shorter(text) + (["Touch to read the last move", "Last move"] if text else [])
 
     def on_zone_touched(self, box: ZoneBox) -> None:
         """On the simulated table a zone is also its virtual pad."""

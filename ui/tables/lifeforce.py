@@ -14,24 +14,22 @@ from ui.widgets import FitLabel
 
 class LifeforceTable(TableScreen):
     def build_board(self, board) -> None:
-        fs = self.fs()
         self.middle = FitLabel(color=theme.MUTED)
         board.add_widget(self._strip(0))
         board.add_widget(self._battle_row(0))
         board.add_widget(self.row(self.middle, self.zone("deck_check", chips=False, size_hint_x=0.4),
-                                  size_hint_y=None, height=theme.COUNTER_HEIGHT * fs))
+                                  size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs()))
         board.add_widget(self._battle_row(1))
         board.add_widget(self._strip(1))
 
     def _strip(self, seat: int):
-        fs = self.fs()
-        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * fs),
-                        self.counter(f"hand.{seat}", seat=seat),
-                        self.counter(f"deck.{seat}", seat=seat),
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * self.bs()),
+                        self.counter(f"hand.{seat}", seat=seat, size_hint_x=0.85),
+                        self.counter(f"deck.{seat}", seat=seat, size_hint_x=1.2),     # two digits
                         self.counter(f"discard.{seat}", ("Disc.",), seat=seat),
                         self.counter(f"graveyard.{seat}", ("Grave",), seat=seat),
                         self.counter(f"in_play.{seat}", ("Play",), seat=seat),
-                        size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+                        size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
 
     def _battle_row(self, seat: int):
         return self.row(self.zone(f"{seat}.attacker", title=["Attacker", "Attack"], chips=False, size_hint_x=0.36),

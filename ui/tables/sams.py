@@ -29,12 +29,11 @@ class SamsTable(TableScreen):
         board.add_widget(self._strip(1, "discard"))
 
     def _strip(self, seat: int, shared: str):
-        fs = self.fs()
-        return self.row(self.seat_tag(seat, size_hint_x=None, width=120 * fs),
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=120 * self.bs()),
                         self.counter(f"vp.{seat}", seat=seat),
                         self.counter(f"hand.{seat}", seat=seat),
                         self.counter(shared, ("Pile",) if shared == "pile" else ()),
-                        size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+                        size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
 
     def show_view(self, view: dict) -> None:
         zones = view["zones"]
@@ -109,7 +108,7 @@ class SamsTable(TableScreen):
         if ev.get("type") == "played":
             card = ev.get("card")
             face = self.controller.card_text(card) if card else None
-            return [ev.get("text", ""), f"+ {face}" if face else "+ face down"]
+            return [ev.get("text", ""), f"+ {face}" if face else "+ face down", "+"]
         return super().note_choices(ev)
 
     def show_outcome(self, ev: dict) -> None:

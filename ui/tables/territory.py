@@ -30,17 +30,16 @@ class TerritoryTable(TableScreen):
             columns.append(self.column(self.zone(f"0.land{n + 1}"), self.land_cards[n], self.zone(f"1.land{n + 1}"),
                                        spacing=2 * fs))
         deck = self.zone("land_deck", seat=None, chips=False, title=["Land deck", "Lands"],
-                         size_hint_x=None, width=118 * fs)
+                         size_hint_x=None, width=118 * self.bs())
         deck.ids.counters.add_widget(self.counter("land_deck", ("Left", ""), seat=None))
         board.add_widget(self.row(*columns, deck))
         board.add_widget(self._strip(1))
 
     def _strip(self, seat: int):
-        fs = self.fs()
         ready = self.zone(f"{seat}.ready", chips=False)
-        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * fs),
-                        self.counter(f"lands.{seat}", ("Won",), seat=seat, size_hint_x=None, width=130 * fs),
-                        ready, self.resting[seat], size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+        return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * self.bs()),
+                        self.counter(f"lands.{seat}", ("Won",), seat=seat, size_hint_x=None, width=130 * self.bs()),
+                        ready, self.resting[seat], size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
 
     def _resting_button(self, seat: int) -> FitButton:
         button = FitButton(tone=theme.PANEL_LIGHT, size_hint_x=1.4)
@@ -83,10 +82,11 @@ class TerritoryTable(TableScreen):
         biome = land["biome"]
         passive = land.get("passive") or ""
         if not passive:
-            return [biome, biome.split(" (")[0]]
+            return [biome, biome.split(" (")[0], ""]
         name = passive.split(":", 1)[0]
         return [f"{biome}\n{passive}", f"{biome.split(' (')[0]}\n{passive}", f"{biome}\n{name}",
-                f"{biome.split(' (')[0]}\n{name}", biome.split(" (")[0]]
+                f"{biome.split(' (')[0]}\n{name}", biome.split(" (")[0],
+                ""]          # a land squeezed by a large text size keeps its name (the title), not its biome
 
     def pile_info(self, land: dict | None, seat: int) -> list[str]:
         if land is None:

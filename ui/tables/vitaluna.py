@@ -16,8 +16,7 @@ POSITIONS = 4
 
 class VitaLunaTable(TableScreen):
     def build_board(self, board) -> None:
-        fs = self.fs()
-        side = 118 * fs
+        side = 118 * self.bs()
         self.side_notes = [self.counter(f"held.{seat}", ("Held",), seat=seat, size_hint_x=None, width=side)
                            for seat in (0, 1)]
         board.add_widget(self._row(0, "grey", self.seat_tag(0, size_hint_x=None, width=side)))
@@ -25,7 +24,7 @@ class VitaLunaTable(TableScreen):
         middle = self.row(self.counter("heart.0", ("♥",), seat=0), self.counter("track.0", seat=0),
                           self.zone("scan", chips=False, size_hint_x=2.2),
                           self.counter("track.1", seat=1), self.counter("heart.1", ("♥",), seat=1),
-                          size_hint_y=None, height=theme.COUNTER_HEIGHT * fs)
+                          size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
         # bidding shows markers where the hearts will be: one place per side, whichever the game keeps now
         self.counter_boxes["markers.0"] = self.counter_boxes["heart.0"]
         self.counter_boxes["markers.1"] = self.counter_boxes["heart.1"]

@@ -357,7 +357,7 @@ def resolve_combat(e: Edit, events: list) -> None:
             atk = max(attack_of(attacker), 0)
             damage_region(e, d_seat, atk, events, f"{name} ({atk}), unblocked,")
             events.append(event("battle_result", f"{name} is unblocked and hits the region for {atk}.",
-                                winner=a_seat, outcome="win", zones=[f"{d_seat}.region"]))
+                                winner=a_seat, outcome="win", zones=[f"{d_seat}.region"], damage=atk))
             battles.append({"turn": s["turn"], "attacker": attacker["card"], "blockers": [], "winner": a_seat,
                             "outcome": "win", "region_damage": atk})
             continue

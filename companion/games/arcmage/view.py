@@ -24,6 +24,12 @@ def creature_view(c: dict, top: bool = True) -> dict:
             "adjust": [f"card.{c['id']}.atk", f"card.{c['id']}.def", f"card.{c['id']}.damage"]}
 
 
+def domain_faction(p: dict, domain: str) -> str | None:
+    """The faction holding ``domain`` ("Gaian"), or None while it is open to any (RULINGS: one
+    faction per domain at a time, cards without a faction fit anywhere)."""
+    return next((arc.faction_label(f) for c in p[domain] if (f := arc.card(c["card"]).attrs.get("faction"))), None)
+
+
 def awaiting(state: dict) -> tuple[int | None, str | None]:
     """(seat expected to act, what the screen waits for)."""
     if state["result"] is not None:
@@ -145,7 +151,7 @@ def _player_detail(state: dict, n: int, mine: bool) -> dict:
             "total_domination": region_card.attrs.get("total_domination")},
         "regions_left": len(p["chapter"]),
         "front": [creature_view(c) for c in p["front"]],
-        "domains": {d: {"points": domain_points(p, d),
+        "domains": {d: {"points": domain_points(p, d), "faction": domain_faction(p, d),
                         "servants": [creature_view(c, i == len(p[d]) - 1) for i, c in enumerate(p[d])]}
                     for d in DOMAINS},
         "grave": {"cards": len(p["grave"]), "top": next((g for g in reversed(p["grave"]) if g), None)},

@@ -832,7 +832,8 @@ class TerritoryRules(Rules):
             claimed[winner] = claimed[winner] + [land.id]
             new["claimed"] = claimed
         events.append(event("battle_result", text, winner=winner, outcome="tie" if winner is None else "win",
-                            zones=[land_zone(0, slot), land_zone(1, slot)], slot=slot, land=land.id, totals=totals))
+                            zones=[land_zone(0, slot), land_zone(1, slot)], slot=slot, land=land.id, totals=totals,
+                            sides=[len(piles[0]), len(piles[1])]))
         return self._enter_battle(new, slot + 1, events)
 
     # -- round end
