@@ -18,6 +18,8 @@ counts) and a random guess of everything else, consistent with those counts.
 """
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 
 from companion.games import sams as engine
@@ -31,6 +33,47 @@ INDEX = {card_id: i for i, card_id in enumerate(engine.DECK)}
 PACKED = tuple((r if red else r << 8) | 1 << 16 for r, red in zip(RANK, RED))
 
 PLAY, REDRAW = "play", "redraw"
+
+
+def _uniform(options: list, bits: int = 8) -> list:
+    """A table for picking one of ``options`` uniformly with one ``getrandbits(bits)``.
+
+    Each option fills the same number of the ``2**bits`` entries and the few left
+    over are None, which means "draw again" (rejection sampling, as CPython's own
+    ``randrange`` does): exactly uniform, and an index plus a small cached int
+    instead of ``int(random() * n)``, whose float-to-int call is the slowest part.
+    """
+    share = (1 << bits) // len(options)
+    return [options[r // share] for r in range(share * len(options))] + [None] * ((1 << bits) % len(options))
+
+
+# PICK[h][r]: (position in a hand of h, lane) for a play; DRAW[p][r]: a position in a pile of p
+PICK = [None] + [_uniform([divmod(i, LANES) for i in range(h * LANES)]) for h in range(1, 2 * engine.OPENING_HAND + 1)]
+DRAW = [None] + [_uniform(list(range(p))) for p in range(1, N + 1)]
+
+
+def _turn(h: int, n: int) -> tuple[int, list]:
+    """(bits, table) for a hand of ``h`` playing ``n`` cards: every order of ``n`` of its
+    positions times every choice of lanes, as ``((position, lane), ...)`` and a getter of
+    the cards kept."""
+    pairs = {(k, lane): (k, lane) for k in range(h) for lane in range(LANES)}    # shared, not copied
+    options = []
+    for positions in itertools.permutations(range(h), n):
+        kept = [k for k in range(h) if k not in positions]
+        keep = operator.itemgetter(*kept) if len(kept) > 1 else (
+            (lambda hand, k=kept[0]: (hand[k],)) if kept else (lambda hand: ()))
+        for to in itertools.product(range(LANES), repeat=n):
+            options.append((tuple(pairs[k, lane] for k, lane in zip(positions, to)), keep))
+    bits = (len(options) - 1).bit_length()
+    while (1 << bits) % len(options) > (1 << bits) // 10:     # redraw at most one time in ten
+        bits += 1
+    return bits, _uniform(options, bits)
+
+
+# TURN[h][n]: the rest of a seat's turn, n cards from a hand of h (a hand never holds more than 5)
+TURN = [[None] * (engine.CARDS_PER_TURN + 1)] + [
+    [None] + [_turn(h, n) if n <= h else None for n in range(1, engine.CARDS_PER_TURN + 1)]
+    for h in range(1, engine.OPENING_HAND + 1)]
 
 
 class Game:
@@ -120,7 +163,7 @@ class Game:
         An empty draw pile takes the discard pile; the separate pile of swapped hands sits
         that shuffle out and becomes the discard pile (or is all there is, when the discard
         pile is empty), as the engine's ``_draw_one_seat``."""
-        hand, pile, rnd = self.hands[seat], self.pile, self.rng.random
+        hand, pile, bits = self.hands[seat], self.pile, self.rng.getrandbits
         for _ in range(n):
             if not pile:
                 discard, aside = self.discard, self.aside
@@ -130,10 +173,11 @@ class Game:
                     discard, aside = aside, []
                 pile = self.pile = discard
                 self.discard, self.aside = aside, []
-            k = int(rnd() * len(pile))
-            hand.append(pile[k])
-            pile[k] = pile[-1]
-            pile.pop()
+            table = DRAW[len(pile)]
+            k = table[bits(8)]
+            while k is None:
+                k = table[bits(8)]
+            hand.append(pile.pop(k))
 
     def lane_results(self) -> tuple[list[int], list]:
         """(lanes won per seat, per lane the winner or None or "empty"), as the engine's ``fight``."""
@@ -198,19 +242,27 @@ class Game:
         Each card is a uniformly random card of the hand onto a uniformly random
         lane; at the start of a turn a hand of 5 is swapped for 3 one time in
         ``redraw_one_in``, as the engine's ``random_action`` does.  This is
-        :meth:`apply` unrolled for speed: one random number picks both the card
-        and the lane, and a lane's attack, defence and size are added as one int.
+        :meth:`apply` unrolled for speed (see "The fast model" in docs/solo.md):
+
+        - A seat's cards of a turn are dealt at once, by one random number: one of
+          the equally likely ways to play its remaining cards in order onto lanes
+          (:data:`TURN`).  Three uniform picks in a row are exactly one uniform pick
+          of the sequence, and a random player's cards do not depend on what the
+          other seat plays, so dealing one seat's turn before the other's changes no
+          probability; ``record`` still lists the plays alternating, as made.
+        - Random numbers come from ``getrandbits`` through lookup tables (no float).
+        - A lane's attack, defence and size are added as one int (:data:`PACKED`).
         """
         if self.phase != "play":
             return
-        rnd = self.rng.random
-        hands, played, redrawn = self.hands, self.played, self.redrawn
+        rnd, bits = self.rng.random, self.rng.getrandbits
+        hands, played, redrawn, lanes = self.hands, self.played, self.redrawn, self.lanes
         per_turn = engine.CARDS_PER_TURN
-        packed = [[0] * LANES, [0] * LANES]
-        table = [[], []]
+        packed = ([0] * LANES, [0] * LANES)
+        first = self.first
+        order = (first, 1 - first)
+        made = ([], []) if record is not None else None
         while True:
-            first = self.first
-            order = (first, 1 - first)
             if played[0] == played[1] == 0:
                 for seat in order:
                     if len(hands[seat]) == 5 and not redrawn[seat] and rnd() * redraw_one_in < 1:
@@ -220,36 +272,42 @@ class Game:
                         hands[seat] = []
                         redrawn[seat] = True
                         self._draw(seat, engine.DRAW_PER_TURN)
-            n = played[0] + played[1]
-            while n < 2 * per_turn:
-                seat = order[n % 2]
+            start = played[0] + played[1]
+            for seat in order:
+                if played[seat] == per_turn:
+                    continue
                 hand = hands[seat]
-                k, lane = divmod(int(rnd() * len(hand) * LANES), LANES)
-                card = hand[k]
-                hand[k] = hand[-1]
-                hand.pop()
-                packed[seat][lane] += PACKED[card]
-                table[seat].append((lane, card))
-                if record is not None:
-                    record.append((seat, (PLAY, lane, card)))
-                n += 1
-            played[0] = played[1] = per_turn
+                size, table = TURN[len(hand)][per_turn - played[seat]]
+                pick = table[bits(size)]
+                while pick is None:
+                    pick = table[bits(size)]
+                plays, keep = pick
+                side, stacks = packed[seat], lanes[seat]
+                for k, lane in plays:
+                    card = hand[k]
+                    side[lane] += PACKED[card]
+                    stacks[lane].append(card)
+                    if made is not None:
+                        made[seat].append((PLAY, lane, card))
+                hand[:] = keep(hand)
+            if made is not None:
+                for n in range(start, 2 * per_turn):
+                    seat = order[n % 2]
+                    record.append((seat, made[seat].pop(0)))
             if self.turn == engine.TURNS:
+                played[0] = played[1] = per_turn
                 break
             self.turn += 1
             played[0] = played[1] = 0
             self._draw(first, engine.DRAW_PER_TURN)
             self._draw(1 - first, engine.DRAW_PER_TURN)
         for seat in (0, 1):
-            atk, dfn, count, lanes, side = (self.atk[seat], self.dfn[seat], self.count[seat], self.lanes[seat],
-                                            packed[seat])
+            atk, dfn, count, side = self.atk[seat], self.dfn[seat], self.count[seat], packed[seat]
             for lane in range(LANES):
                 v = side[lane]
                 atk[lane] += v & 0xFF
                 dfn[lane] += (v >> 8) & 0xFF
                 count[lane] += v >> 16
-            for lane, card in table[seat]:
-                lanes[lane].append(card)
         self._resolve()
 
     def play_game_randomly(self, record: list | None = None) -> int:

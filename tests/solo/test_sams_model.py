@@ -17,11 +17,22 @@ from companion.solo import sams as model
 RULES = sams.RULES
 
 
-def replay_and_compare(seed: int, **options) -> None:
+def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
+    """Play game ``seed`` on the fast path and replay it in the engine.  With
+    ``moves_first``, each round starts with up to that many random moves made one at a
+    time through :meth:`model.Game.apply` (as the search's tree does), so the playout
+    takes over mid-turn."""
     game = model.new_game(seed, **options)
     record: list = []
     rounds = []
+    rng = random.Random(seed)
     while True:
+        for _ in range(rng.randrange(moves_first + 1)):
+            seat, move = game.to_move(), rng.choice(game.moves())
+            game.apply(move)
+            record.append((seat, move))
+            if game.phase != "play":
+                break
         game.play_round_randomly(record=record)
         rounds.append((list(game.last_round[0]), list(game.vp)))
         if game.phase == "over":
@@ -49,6 +60,13 @@ def test_fast_path_agrees_with_the_engine_over_10000_random_games():
 def test_fast_path_agrees_with_the_engine_under_each_variant(options):
     for seed in range(300):
         replay_and_compare(seed, **options)
+
+
+def test_playouts_that_start_mid_turn_agree_with_the_engine():
+    """The search plays out from wherever its tree stops: any turn, any number of cards
+    already played this turn, after a swap or not."""
+    for seed in range(2000):
+        replay_and_compare(seed, moves_first=30)
 
 
 def test_lane_results_match_the_engines_fight_for_random_stacks():
