@@ -19,7 +19,6 @@ counts) and a random guess of everything else, consistent with those counts.
 from __future__ import annotations
 
 import itertools
-import operator
 import random
 
 from companion.games import sams as engine
@@ -50,20 +49,18 @@ def _uniform(options: list, bits: int = 8) -> list:
 # PICK[h][r]: (position in a hand of h, lane) for a play; DRAW[p][r]: a position in a pile of p
 PICK = [None] + [_uniform([divmod(i, LANES) for i in range(h * LANES)]) for h in range(1, 2 * engine.OPENING_HAND + 1)]
 DRAW = [None] + [_uniform(list(range(p))) for p in range(1, N + 1)]
+# Three cards at once from a pile of p: a getrandbits(20) below THREE[p] (others are drawn
+# again) read in mixed radix is one of the p * (p - 1) * (p - 2) equally likely orders.
+THREE = [0] * 3 + [m * ((1 << 20) // m) for m in (p * (p - 1) * (p - 2) for p in range(3, N + 1))]
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
-    """(bits, table) for a hand of ``h`` playing ``n`` cards: every order of ``n`` of its
-    positions times every choice of lanes, as ``((position, lane), ...)`` and a getter of
-    the cards kept."""
-    pairs = {(k, lane): (k, lane) for k in range(h) for lane in range(LANES)}    # shared, not copied
-    options = []
-    for positions in itertools.permutations(range(h), n):
-        kept = [k for k in range(h) if k not in positions]
-        keep = operator.itemgetter(*kept) if len(kept) > 1 else (
-            (lambda hand, k=kept[0]: (hand[k],)) if kept else (lambda hand: ()))
-        for to in itertools.product(range(LANES), repeat=n):
-            options.append((tuple(pairs[k, lane] for k, lane in zip(positions, to)), keep))
+    """(bits, table) for a hand of ``h`` playing its next ``n`` cards: every sequence of
+    plays ``((position, lane), ...)``, each position counted in the hand as it is after
+    the plays before it (pop them in order), so each option is one order of ``n`` of the
+    ``h`` cards, each onto one lane."""
+    steps = [[(k, lane) for k in range(h - i) for lane in range(LANES)] for i in range(n)]
+    options = list(itertools.product(*steps))
     bits = (len(options) - 1).bit_length()
     while (1 << bits) % len(options) > (1 << bits) // 10:     # redraw at most one time in ten
         bits += 1
@@ -164,6 +161,16 @@ class Game:
         that shuffle out and becomes the discard pile (or is all there is, when the discard
         pile is empty), as the engine's ``_draw_one_seat``."""
         hand, pile, bits = self.hands[seat], self.pile, self.rng.getrandbits
+        while n >= 3 and len(pile) >= 3:
+            p = len(pile)
+            r = bits(20)
+            while r >= THREE[p]:
+                r = bits(20)
+            hand.append(pile.pop(r % p))
+            r //= p
+            hand.append(pile.pop(r % (p - 1)))
+            hand.append(pile.pop(r // (p - 1) % (p - 2)))
+            n -= 3
         for _ in range(n):
             if not pile:
                 discard, aside = self.discard, self.aside
@@ -273,34 +280,43 @@ class Game:
                         redrawn[seat] = True
                         self._draw(seat, engine.DRAW_PER_TURN)
             start = played[0] + played[1]
+            more = self.turn < engine.TURNS
             for seat in order:
-                if played[seat] == per_turn:
-                    continue
                 hand = hands[seat]
-                size, table = TURN[len(hand)][per_turn - played[seat]]
-                pick = table[bits(size)]
-                while pick is None:
+                if played[seat] < per_turn:
+                    size, table = TURN[len(hand)][per_turn - played[seat]]
                     pick = table[bits(size)]
-                plays, keep = pick
-                side, stacks = packed[seat], lanes[seat]
-                for k, lane in plays:
-                    card = hand[k]
-                    side[lane] += PACKED[card]
-                    stacks[lane].append(card)
-                    if made is not None:
-                        made[seat].append((PLAY, lane, card))
-                hand[:] = keep(hand)
+                    while pick is None:
+                        pick = table[bits(size)]
+                    side, stacks = packed[seat], lanes[seat]
+                    for k, lane in pick:
+                        card = hand.pop(k)
+                        side[lane] += PACKED[card]
+                        stacks[lane].append(card)
+                        if made is not None:
+                            made[seat].append((PLAY, lane, card))
+                if more:                # the turn's draw: only the pile changes, so no need to wait for the other seat
+                    pile = self.pile
+                    p = len(pile)
+                    if p >= 3:
+                        r = bits(20)
+                        while r >= THREE[p]:
+                            r = bits(20)
+                        hand.append(pile.pop(r % p))
+                        r //= p
+                        hand.append(pile.pop(r % (p - 1)))
+                        hand.append(pile.pop(r // (p - 1) % (p - 2)))
+                    else:
+                        self._draw(seat, engine.DRAW_PER_TURN)
             if made is not None:
                 for n in range(start, 2 * per_turn):
                     seat = order[n % 2]
                     record.append((seat, made[seat].pop(0)))
-            if self.turn == engine.TURNS:
+            if not more:
                 played[0] = played[1] = per_turn
                 break
             self.turn += 1
             played[0] = played[1] = 0
-            self._draw(first, engine.DRAW_PER_TURN)
-            self._draw(1 - first, engine.DRAW_PER_TURN)
         for seat in (0, 1):
             atk, dfn, count, side = self.atk[seat], self.dfn[seat], self.count[seat], packed[seat]
             for lane in range(LANES):
