@@ -19,6 +19,7 @@ counts) and a random guess of everything else, consistent with those counts.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 from companion.games import sams as engine
@@ -34,6 +35,11 @@ PACKED = tuple((r if red else r << 8) | 1 << 16 for r, red in zip(RANK, RED))
 PLAY, REDRAW = "play", "redraw"
 
 
+def _ordered(p: int, n: int) -> int:
+    """How many orders there are of drawing n of p cards."""
+    return math.perm(p, n)
+
+
 def _uniform(options: list, bits: int = 8) -> list:
     """A table for picking one of ``options`` uniformly with one ``getrandbits(bits)``.
 
@@ -46,12 +52,11 @@ def _uniform(options: list, bits: int = 8) -> list:
     return [options[r // share] for r in range(share * len(options))] + [None] * ((1 << bits) % len(options))
 
 
-# PICK[h][r]: (position in a hand of h, lane) for a play; DRAW[p][r]: a position in a pile of p
-PICK = [None] + [_uniform([divmod(i, LANES) for i in range(h * LANES)]) for h in range(1, 2 * engine.OPENING_HAND + 1)]
-DRAW = [None] + [_uniform(list(range(p))) for p in range(1, N + 1)]
-# Three cards at once from a pile of p: a getrandbits(20) below THREE[p] (others are drawn
-# again) read in mixed radix is one of the p * (p - 1) * (p - 2) equally likely orders.
-THREE = [0] * 3 + [m * ((1 << 20) // m) for m in (p * (p - 1) * (p - 2) for p in range(3, N + 1))]
+# DRAWS[n][p]: for n cards from a pile of p, a getrandbits(30) below it (others are drawn again)
+# read in mixed radix (r % p, then r // p % (p - 1), ...) is one of the p * (p - 1) * ... equally
+# likely orders of drawing them; n is at most an opening hand, so the product fits in 30 bits.
+DRAWS = [[n and _ordered(p, n) * ((1 << 30) // _ordered(p, n)) if p >= n else 0 for p in range(N + 1)]
+         for n in range(engine.OPENING_HAND + 1)]
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
@@ -161,17 +166,7 @@ class Game:
         that shuffle out and becomes the discard pile (or is all there is, when the discard
         pile is empty), as the engine's ``_draw_one_seat``."""
         hand, pile, bits = self.hands[seat], self.pile, self.rng.getrandbits
-        while n >= 3 and len(pile) >= 3:
-            p = len(pile)
-            r = bits(20)
-            while r >= THREE[p]:
-                r = bits(20)
-            hand.append(pile.pop(r % p))
-            r //= p
-            hand.append(pile.pop(r % (p - 1)))
-            hand.append(pile.pop(r // (p - 1) % (p - 2)))
-            n -= 3
-        for _ in range(n):
+        while n:
             if not pile:
                 discard, aside = self.discard, self.aside
                 if not discard and not aside:
@@ -180,11 +175,17 @@ class Game:
                     discard, aside = aside, []
                 pile = self.pile = discard
                 self.discard, self.aside = aside, []
-            table = DRAW[len(pile)]
-            k = table[bits(8)]
-            while k is None:
-                k = table[bits(8)]
-            hand.append(pile.pop(k))
+            p = len(pile)
+            m = n if n <= p else p
+            limit = DRAWS[m][p]
+            r = bits(30)
+            while r >= limit:
+                r = bits(30)
+            for _ in range(m):
+                hand.append(pile.pop(r % p))
+                r //= p
+                p -= 1
+            n -= m
 
     def lane_results(self) -> tuple[list[int], list]:
         """(lanes won per seat, per lane the winner or None or "empty"), as the engine's ``fight``."""
@@ -264,7 +265,7 @@ class Game:
             return
         rnd, bits = self.rng.random, self.rng.getrandbits
         hands, played, redrawn, lanes = self.hands, self.played, self.redrawn, self.lanes
-        per_turn = engine.CARDS_PER_TURN
+        per_turn, draw3 = engine.CARDS_PER_TURN, DRAWS[3]
         packed = ([0] * LANES, [0] * LANES)
         first = self.first
         order = (first, 1 - first)
@@ -299,9 +300,9 @@ class Game:
                     pile = self.pile
                     p = len(pile)
                     if p >= 3:
-                        r = bits(20)
-                        while r >= THREE[p]:
-                            r = bits(20)
+                        r = bits(30)
+                        while r >= draw3[p]:
+                            r = bits(30)
                         hand.append(pile.pop(r % p))
                         r //= p
                         hand.append(pile.pop(r % (p - 1)))
