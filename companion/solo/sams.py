@@ -266,7 +266,7 @@ class Game:
             return
         rnd, bits = self.rng.random, self.rng.getrandbits
         hands, played, redrawn, lanes = self.hands, self.played, self.redrawn, self.lanes
-        per_turn, draw3 = engine.CARDS_PER_TURN, DRAWS[3]
+        per_turn, draw3, chance = engine.CARDS_PER_TURN, DRAWS[3], 1 / redraw_one_in
         packed = ([0] * LANES, [0] * LANES)
         first = self.first
         order = (first, 1 - first)
@@ -274,7 +274,7 @@ class Game:
         while True:
             if played[0] == played[1] == 0:
                 for seat in order:
-                    if len(hands[seat]) == 5 and not redrawn[seat] and rnd() * redraw_one_in < 1:
+                    if not redrawn[seat] and len(hands[seat]) == 5 and rnd() < chance:
                         if record is not None:
                             record.append((seat, (REDRAW,)))
                         self.aside += hands[seat]
