@@ -7,7 +7,9 @@ random game here is played on the fast path (the same code the search and
 engine's public API, which must accept every move and score every round the
 same way.
 """
+import math
 import random
+from collections import Counter
 
 import pytest
 
@@ -67,6 +69,44 @@ def test_playouts_that_start_mid_turn_agree_with_the_engine():
     already played this turn, after a swap or not."""
     for seed in range(2000):
         replay_and_compare(seed, moves_first=30)
+
+
+def _uniform_enough(counts: Counter, cells: int) -> bool:
+    """Chi-square of ``counts`` against equal frequencies over ``cells`` possible keys (an
+    unseen key counts as 0), within its mean plus six standard deviations: the seeds are
+    fixed, so this is a bound that a bias of a few per cent breaks, not a p-value."""
+    expected, df = sum(counts.values()) / cells, cells - 1
+    chi2 = sum((o - expected) ** 2 for o in counts.values()) / expected + (cells - len(counts)) * expected
+    return len(counts) <= cells and chi2 < df + 6 * math.sqrt(2 * df)
+
+
+def test_playouts_draw_and_play_uniformly_at_random():
+    """The playout is the engine's random player (``random_action``): a swap one time in 20
+    at the start of a turn, otherwise every card of the hand onto every lane equally likely,
+    and every card of the draw pile equally likely to be drawn.  12,000 playouts of the same
+    round from one position."""
+    start = model.new_game(11)
+    start.rng = random.Random(5)
+    first, pile = start.first, set(start.pile)
+    first_play, opening, sides, from_pile = Counter(), Counter(), Counter(), Counter()
+    swaps = n = 0
+    for _ in range(12_000):
+        record: list = []
+        start.copy().play_round_randomly(record=record)
+        mine = [move for seat, move in record if seat == first]
+        if mine[0][0] == model.REDRAW:
+            swaps += 1
+            continue
+        n += 1
+        first_play[mine[0][1:]] += 1                              # (lane, card) of the first card played
+        opening[frozenset(move[2] for move in mine[:3])] += 1     # which 3 of the 5 went first
+        sides.update((seat, move[1]) for seat, move in record if move[0] == model.PLAY)
+        from_pile.update(move[2] for move in mine if move[0] == model.PLAY and move[2] in pile)
+    assert abs(swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
+    assert _uniform_enough(first_play, 5 * model.LANES)
+    assert _uniform_enough(opening, 10)
+    assert _uniform_enough(sides, 2 * model.LANES)
+    assert _uniform_enough(from_pile, len(pile))
 
 
 def test_lane_results_match_the_engines_fight_for_random_stacks():
