@@ -55,8 +55,9 @@ def _uniform(options: list, bits: int = 8) -> list:
 # DRAWS[n][p]: for n cards from a pile of p, a getrandbits(30) below it (others are drawn again)
 # read in mixed radix (r % p, then r // p % (p - 1), ...) is one of the p * (p - 1) * ... equally
 # likely orders of drawing them; n is at most an opening hand, so the product fits in 30 bits.
+MAX_TAKE = engine.OPENING_HAND
 DRAWS = [[n and _ordered(p, n) * ((1 << 30) // _ordered(p, n)) if p >= n else 0 for p in range(N + 1)]
-         for n in range(engine.OPENING_HAND + 1)]
+         for n in range(MAX_TAKE + 1)]
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
@@ -76,6 +77,23 @@ def _turn(h: int, n: int) -> tuple[int, list]:
 TURN = [[None] * (engine.CARDS_PER_TURN + 1)] + [
     [None] + [_turn(h, n) if n <= h else None for n in range(1, engine.CARDS_PER_TURN + 1)]
     for h in range(1, engine.OPENING_HAND + 1)]
+
+
+def _take(cards: list, n: int, bits, into: list) -> None:
+    """Move ``n`` uniformly random cards of ``cards`` (``n <= len(cards)``) to ``into``,
+    up to 5 of them from one ``bits(30)`` (``getrandbits``) through :data:`DRAWS`."""
+    while n > 0:
+        p = len(cards)
+        m = n if n < MAX_TAKE else MAX_TAKE
+        limit = DRAWS[m][p]
+        r = bits(30)
+        while r >= limit:
+            r = bits(30)
+        for _ in range(m):
+            into.append(cards.pop(r % p))
+            r //= p
+            p -= 1
+        n -= m
 
 
 class Game:
@@ -165,7 +183,7 @@ class Game:
         An empty draw pile takes the discard pile; the separate pile of swapped hands sits
         that shuffle out and becomes the discard pile (or is all there is, when the discard
         pile is empty), as the engine's ``_draw_one_seat``."""
-        hand, pile, bits = self.hands[seat], self.pile, self.rng.getrandbits
+        hand, pile = self.hands[seat], self.pile
         while n:
             if not pile:
                 discard, aside = self.discard, self.aside
@@ -175,16 +193,8 @@ class Game:
                     discard, aside = aside, []
                 pile = self.pile = discard
                 self.discard, self.aside = aside, []
-            p = len(pile)
-            m = n if n <= p else p
-            limit = DRAWS[m][p]
-            r = bits(30)
-            while r >= limit:
-                r = bits(30)
-            for _ in range(m):
-                hand.append(pile.pop(r % p))
-                r //= p
-                p -= 1
+            m = n if n <= len(pile) else len(pile)
+            _take(pile, m, self.rng.getrandbits, hand)
             n -= m
 
     def lane_results(self) -> tuple[list[int], list]:
@@ -419,27 +429,49 @@ class InfoSet:
         self.opponent_hand = counters[f"hand.{1 - seat}"]
         self.pile = counters["pile"]
         self.aside = counters["set_aside"]
+        # what every deal shares: the lanes' sums without their face-down unknown cards, and where those lie
+        self.hidden = [(s, lane, pos) for s in (0, 1) for lane in range(LANES)
+                       for pos, card in enumerate(self.lanes[s][lane]) if card < 0]
+        self.atk = [[sum(RANK[c] for c in lane if c >= 0 and RED[c]) for lane in side] for side in self.lanes]
+        self.dfn = [[sum(RANK[c] for c in lane if c >= 0 and not RED[c]) for lane in side] for side in self.lanes]
+        self.count = [[len(lane) for lane in side] for side in self.lanes]
 
     def sample(self, rng: random.Random) -> Game:
-        """One full game consistent with this information set."""
+        """One full game consistent with this information set: the unseen cards dealt at
+        random to the face-down cards it cannot see, the opponent's hand, the swapped hands
+        it does not know, the draw pile and the discard pile.  Every such deal is equally
+        likely (each group a uniformly random set of what is left; the larger of draw and
+        discard pile simply keeps the rest)."""
         g = Game.__new__(Game)
-        g.rng = rng
+        g.rng, bits = rng, rng.getrandbits
         (g.strict_retaliation, g.strict_majority, vp, g.round, g.turn, g.first, played, redrawn,
          g.phase, g.winner) = self.header
         g.vp, g.played, g.redrawn, g.last_round = vp[:], played[:], redrawn[:], None
         unseen = self.unseen[:]
-        rng.shuffle(unseen)
-        g.lanes = [[[unseen.pop() if c < 0 else c for c in lane] for lane in side] for side in self.lanes]
+        (side_0, side_1), (atk_0, atk_1), (dfn_0, dfn_1), (count_0, count_1) = (self.lanes, self.atk, self.dfn,
+                                                                                self.count)
+        g.lanes = lanes = [list(map(list.copy, side_0)), list(map(list.copy, side_1))]
+        g.atk, g.dfn, g.count = [atk_0[:], atk_1[:]], [dfn_0[:], dfn_1[:]], [count_0[:], count_1[:]]
+        if self.hidden:
+            cards: list[int] = []
+            _take(unseen, len(self.hidden), bits, cards)
+            for (s, lane, pos), card in zip(self.hidden, cards):
+                lanes[s][lane][pos] = card
+                (g.atk if RED[card] else g.dfn)[s][lane] += RANK[card]
         g.hands = [[], []]
         g.hands[self.seat] = self.hand[:]
-        g.hands[1 - self.seat] = [unseen.pop() for _ in range(min(self.opponent_hand, len(unseen)))]
-        g.pile = [unseen.pop() for _ in range(min(self.pile, len(unseen)))]
-        g.aside = self.known_aside + [unseen.pop() for _ in range(min(self.aside - len(self.known_aside),
-                                                                         len(unseen)))]
-        g.discard = self.known_discard + unseen          # whatever is left lies unseen in the discard
-        g.atk = [[sum(RANK[c] for c in lane if RED[c]) for lane in side] for side in g.lanes]
-        g.dfn = [[sum(RANK[c] for c in lane if not RED[c]) for lane in side] for side in g.lanes]
-        g.count = [[len(lane) for lane in side] for side in g.lanes]
+        _take(unseen, min(self.opponent_hand, len(unseen)), bits, g.hands[1 - self.seat])
+        g.aside = self.known_aside[:]
+        _take(unseen, min(self.aside - len(self.known_aside), len(unseen)), bits, g.aside)
+        pile = min(self.pile, len(unseen))
+        if pile <= len(unseen) - pile:
+            g.pile = []
+            _take(unseen, pile, bits, g.pile)
+            g.discard = self.known_discard + unseen          # whatever is left lies unseen in the discard
+        else:
+            g.discard = self.known_discard[:]
+            _take(unseen, len(unseen) - pile, bits, g.discard)
+            g.pile = unseen
         return g
 
 

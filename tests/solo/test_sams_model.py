@@ -148,3 +148,46 @@ def test_a_determinized_game_keeps_every_public_count():
         everything = [c for h in g.hands for c in h] + g.pile + g.discard + g.aside + [
             c for side in g.lanes for lane in side for c in lane]
         assert sorted(everything) == list(range(model.N))
+
+
+def _position(seed: int, steps: int) -> dict:
+    """The engine's state after ``steps`` random actions (the next round started when due)."""
+    state = RULES.setup({}, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state["phase"] == "round_over":
+            state, _ = RULES.apply(state, {"type": "next_round", "seat": 0})
+        else:
+            state, _ = RULES.apply(state, RULES.random_action(state, sams.Rng(rng.randrange(1 << 30))))
+    return state
+
+
+@pytest.mark.parametrize("steps", [11, 30, 70])     # round 1; a larger, then a smaller pile than unseen discards
+def test_a_determinization_deals_the_unseen_cards_evenly(steps):
+    """Each card the seat has not seen is as likely as any other to be dealt as the
+    opponent's face-down buff, into its hand, the draw pile or the unseen part of the
+    discard pile (6,000 deals); the dealt buffs count in their lanes' sums."""
+    state = _position(0, steps)
+    seat = RULES.to_play(state)
+    unseen = [c for c in sams.DECK if not sams.BIT[c] & (state["on_table"] | state["discarded"])]
+    info = model.InfoSet(state, seat, unseen[:state["hand"][seat]])
+    hidden = [(s, lane, pos) for s in (0, 1) for lane in range(model.LANES)
+              for pos, card in enumerate(info.lanes[s][lane]) if card < 0]
+    assert hidden and state["pile"]
+    unknown = set(info.unseen)
+    where = {"buff": Counter(), "hand": Counter(), "pile": Counter(), "discard": Counter()}
+    rng = random.Random(2)
+    for _ in range(6000):
+        g = info.sample(rng)
+        where["buff"].update(g.lanes[s][lane][pos] for s, lane, pos in hidden)
+        where["hand"].update(g.hands[1 - seat])
+        where["pile"].update(g.pile)
+        where["discard"].update(c for c in g.discard if c in unknown)
+        for s in (0, 1):
+            for lane, cards in enumerate(g.lanes[s]):
+                assert g.atk[s][lane] == sum(model.RANK[c] for c in cards if model.RED[c])
+                assert g.dfn[s][lane] == sum(model.RANK[c] for c in cards if not model.RED[c])
+                assert g.count[s][lane] == len(cards)
+    assert sum(where["discard"].values()) == 6000 * (state["discard"] - len(info.known_discard))
+    for counts in where.values():
+        assert set(counts) <= unknown and (not counts or _uniform_enough(counts, len(unknown)))
