@@ -35,18 +35,13 @@ PACKED = tuple((r if red else r << 8) | 1 << 16 for r, red in zip(RANK, RED))
 PLAY, REDRAW = "play", "redraw"
 
 
-def _ordered(p: int, n: int) -> int:
-    """How many orders there are of drawing n of p cards."""
-    return math.perm(p, n)
-
-
-def _uniform(options: list, bits: int = 8) -> list:
+def _uniform(options: list, bits: int) -> list:
     """A table for picking one of ``options`` uniformly with one ``getrandbits(bits)``.
 
     Each option fills the same number of the ``2**bits`` entries and the few left
     over are None, which means "draw again" (rejection sampling, as CPython's own
-    ``randrange`` does): exactly uniform, and an index plus a small cached int
-    instead of ``int(random() * n)``, whose float-to-int call is the slowest part.
+    ``randrange`` does): exactly uniform, and a lookup instead of
+    ``int(random() * n)``, whose float-to-int call is the slowest part of that.
     """
     share = (1 << bits) // len(options)
     return [options[r // share] for r in range(share * len(options))] + [None] * ((1 << bits) % len(options))
@@ -56,8 +51,9 @@ def _uniform(options: list, bits: int = 8) -> list:
 # read in mixed radix (r % p, then r // p % (p - 1), ...) is one of the p * (p - 1) * ... equally
 # likely orders of drawing them; n is at most an opening hand, so the product fits in 30 bits.
 MAX_TAKE = engine.OPENING_HAND
-DRAWS = [[n and _ordered(p, n) * ((1 << 30) // _ordered(p, n)) if p >= n else 0 for p in range(N + 1)]
+DRAWS = [[n and math.perm(p, n) * ((1 << 30) // math.perm(p, n)) if p >= n else 0 for p in range(N + 1)]
          for n in range(MAX_TAKE + 1)]
+assert engine.DRAW_PER_TURN == 3, "Game.play_round_randomly draws a turn's cards unrolled for 3"
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
@@ -276,7 +272,7 @@ class Game:
             return
         rnd, bits = self.rng.random, self.rng.getrandbits
         hands, played, redrawn, lanes = self.hands, self.played, self.redrawn, self.lanes
-        per_turn, draw3, chance = engine.CARDS_PER_TURN, DRAWS[3], 1 / redraw_one_in
+        per_turn, draw3, chance = engine.CARDS_PER_TURN, DRAWS[engine.DRAW_PER_TURN], 1 / redraw_one_in
         packed = ([0] * LANES, [0] * LANES)
         first = self.first
         order = (first, 1 - first)
@@ -307,7 +303,10 @@ class Game:
                         stacks[lane].append(card)
                         if made is not None:
                             made[seat].append((PLAY, lane, card))
-                if more:                # the turn's draw: only the pile changes, so no need to wait for the other seat
+                if more:
+                    # the draw for the next turn now: only the pile changes, so the other seat's
+                    # cards need not be played first; _take unrolled for 3 cards (its call and loop
+                    # would cost a tenth of the playout)
                     pile = self.pile
                     p = len(pile)
                     if p >= 3:
