@@ -89,7 +89,7 @@ def test_playouts_draw_and_play_uniformly_at_random():
     start.rng = random.Random(5)
     first, pile = start.first, set(start.pile)
     first_play, opening, sides, from_pile = Counter(), Counter(), Counter(), Counter()
-    swaps = n = 0
+    swaps = 0
     for _ in range(12_000):
         record: list = []
         start.copy().play_round_randomly(record=record)
@@ -97,7 +97,6 @@ def test_playouts_draw_and_play_uniformly_at_random():
         if mine[0][0] == model.REDRAW:
             swaps += 1
             continue
-        n += 1
         first_play[mine[0][1:]] += 1                              # (lane, card) of the first card played
         opening[frozenset(move[2] for move in mine[:3])] += 1     # which 3 of the 5 went first
         sides.update((seat, move[1]) for seat, move in record if move[0] == model.PLAY)
