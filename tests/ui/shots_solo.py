@@ -20,30 +20,19 @@ a person would.
 """
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .shots_window import shots_window
 
 
 def main(out: str = "docs/screenshots", size: str = "800x480", table: str = "instructs", extra: str = "") -> None:
     width, height = (int(v) for v in size.split("x"))
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
-    from companion.app_config import AppConfig
-    from hardware.outputs import open_outputs
-    from hardware.sources import open_table_source
-    import ui.app as uiapp
-    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
-                       fullscreen=False, size=(width, height))
-    uiapp.configure_kivy((width, height), False)
-    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
-    app._run_prepare()
+    app = shots_window(width, height)
     from companion.games import sams
     from ui import harness
     from ui.simtable import open_panel
-    from .driver import table_screen
-    from .test_solo import option_button
+    from .driver import option_button, table_screen
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -144,8 +133,7 @@ def lifeforce(app, folder, shot) -> None:
     from companion.games.lifeforce import solo
     from ui import harness
     from ui.simtable import open_panel
-    from .driver import table_screen
-    from .test_solo import option_button
+    from .driver import option_button, table_screen
 
     harness.tap(harness.button("Lifeforce Battle"))
     setup = app.root.get_screen("setup")

@@ -30,6 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from companion.engine import Action, IllegalAction, State, event, hidden_event
+from companion.games import holder
 from companion.games.lifeforce.animals import ANIMALS, BIT
 
 HOLDER_SLOTS = 5        # a hand never holds more than 5 cards (draw to 5)
@@ -259,17 +260,9 @@ def hand(state: State, action: Action) -> tuple[State, list]:
     if bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]) or card in solo["slots"]:
         raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the battle stage, in a pile or "
                             "already in the holder): put it back where it was")
-    slots = list(solo["slots"])
-    slot = slots.index(None) if None in slots else len(slots)
-    if slot >= HOLDER_SLOTS:
-        raise IllegalAction(f"{who}'s holder is full")
-    if slot == len(slots):
-        slots.append(card)
-    else:
-        slots[slot] = card
+    slots, slot = holder.take(solo["slots"], card, HOLDER_SLOTS, who)
     new = dict(state, solo=dict(solo, slots=slots))
-    # the slot first, as Sam's says it: a narrow status line shortens this to "Slot 3 of South's holder"
-    text = f"Slot {slot + 1} of {who}'s holder: put that card there, face down"
+    text = holder.slot_sentence(slot, who)
     return new, [hidden_event("solo_hand", f"{who} drew {ANIMALS[card].name}: slot {slot + 1}", text, [0, 1],
                               seat=seat, zone=hand_zone(seat), card=card, slot=slot)]
 
