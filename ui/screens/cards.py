@@ -71,7 +71,10 @@ class CardsScreen(ScanningScreen):
         if ev.kind == SEEN:
             self.uid, self.pad = ev.uid, ev.pad
             if ev.card_id:                       # the tag names its own card: a claim, never an override
-                App.get_running_app().controller.store.tags.resolve(ev.uid, ev.card_id)
+                try:
+                    App.get_running_app().controller.store.tags.resolve(ev.uid, ev.card_id)
+                except ValueError as exc:        # NotSaved: the claim waits for the next sighting
+                    self.ids.banner.show(str(exc))
             if self.enrolment is not None and not self.enrolment.done:
                 self._enrol_sighting(ev)
             self._update()
