@@ -26,10 +26,10 @@ State (all plain data)::
 """
 from __future__ import annotations
 
+from companion import holder
 from companion.cards import load_catalogue
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
                               hidden_event)
-from companion.games import holder
 
 LANES = 5
 TURNS = 4

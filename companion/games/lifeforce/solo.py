@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from companion import holder
 from companion.engine import Action, IllegalAction, State, event, hidden_event
-from companion.games import holder
 from companion.games.lifeforce.animals import ANIMALS, BIT
 
 HOLDER_SLOTS = 5        # a hand never holds more than 5 cards (draw to 5)
