@@ -189,9 +189,12 @@ class Game:
                     discard, aside = aside, []
                 pile = self.pile = discard
                 self.discard, self.aside = aside, []
-            m = n if n <= len(pile) else len(pile)
-            _take(pile, m, self.rng.getrandbits, hand)
-            n -= m
+            if n < len(pile):
+                _take(pile, n, self.rng.getrandbits, hand)
+                return
+            n -= len(pile)              # the rest of the pile, whichever way it is drawn
+            hand += pile
+            pile.clear()
 
     def lane_results(self) -> tuple[list[int], list]:
         """(lanes won per seat, per lane the winner or None or "empty"), as the engine's ``fight``."""
