@@ -12,7 +12,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from ui import theme
+from ui import memory, theme
 from ui.controller import AppController
 
 
@@ -35,6 +35,7 @@ class CompanionApp(App):
         self._on_first_frame = list(on_first_frame)
 
     def build(self):
+        memory.release_text_surfaces()
         theme.register_fonts()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale)
@@ -46,6 +47,9 @@ class CompanionApp(App):
         manager = ScreenManager(transition=NoTransition())
         manager.add_widget(self._make_screen("home"))
         self.controller.bind(session=self._session_changed)
+        # A screen change (a game opened or closed included) leaves what the last screen and
+        # its game freed in glibc's heap: given back to the system (ui.memory)
+        manager.bind(current=lambda *_a: memory.trim_heap_soon())
         return manager
 
     #: screen name → "module:Class"; a screen is built the first time it is shown (memory, start time)
@@ -74,6 +78,7 @@ class CompanionApp(App):
 
     def on_start(self):
         self.controller.start_source()
+        memory.trim_heap_soon()          # what loading freed (catalogues parsed, .kv rules compiled)
         if self._on_first_frame:
             Window.bind(on_flip=self._first_frame)
 

@@ -23,6 +23,7 @@ from kivy.uix.widget import Widget
 from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
+from ui.memory import trim_heap_soon
 from ui.widgets import Modal
 
 
@@ -63,6 +64,10 @@ class ResultView(Modal):
         self._fill(lines)
         if self.parent is None:
             self.open()
+
+    def on_dismiss(self):
+        # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
+        trim_heap_soon()
 
     def _summary(self, headline: dict, battle: dict | None) -> list[str]:
         """The end-of-game story: replayed from the record, so it is the same after a resume.
