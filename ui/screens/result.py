@@ -66,6 +66,11 @@ class ResultView(Modal):
             self.open()
 
     def on_dismiss(self):
+        session = self.screen.session
+        if session is not None and session.rules.is_over(session.state) and self.screen.result_view is self:
+            # The game is over and its summary read: no scoring left to be quick for, so the view
+            # (its lines, chart and their textures: a few MB) goes; shown again, it is built again.
+            self.screen.result_view = None
         # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
         trim_heap_soon()
 
