@@ -7,17 +7,28 @@
   ``self._surface``, nothing drops it).  Every label on screen so holds a
   second, unused copy of its pixels: about 5 MB on Sam's table after a few
   rounds.  The patch drops the surface once its pixels are out.
-* :func:`trim_heap` — glibc keeps memory freed by the program in its heap for
-  later use; after a screen or a game is torn down that is megabytes that
-  nothing will ask for soon.  ``malloc_trim(0)`` hands the free pages back to
-  the system.  It costs a few milliseconds, so it runs on the next frame after
-  a big transition (:func:`trim_heap_soon`), never on a card's way to the
-  screen.  Other C libraries (musl) have no ``malloc_trim``: then it does nothing.
+* :func:`tidy_soon` — after a big transition (a screen change, a game opened or
+  closed, a round's result closed) what the old screen held is garbage, but
+  widgets hold each other in cycles, which only Python's full collection
+  frees, and glibc then keeps the freed memory in its heap for later.  Once the
+  table has been still for :data:`STILL` seconds (no pad event, no move: a
+  full collection takes ~60 ms here, more on a Pi, and must not delay a card
+  on its way to the screen) the app collects and calls ``malloc_trim(0)``,
+  which hands the free pages back to the system (under a millisecond).
+  Other C libraries (musl) have no ``malloc_trim``: then only the collection runs.
+* :func:`settle_startup` — right after the first frame: one full collection,
+  then ``gc.freeze()``, which moves every object alive then (modules, classes,
+  the home screen: the app's lasting part, some 130,000 objects) out of the
+  collector's sight.  Every later full collection (Python's own, every few
+  thousand allocations, and the tidying above) then only walks what was made
+  since: a few milliseconds instead of ~60 ms, so neither the tidying nor the
+  idle table cost much CPU.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 
 _malloc_trim = None
 _trim_event = None
@@ -39,6 +50,12 @@ def release_text_surfaces() -> None:
 
     _render_end.releases_surface = True
     CoreLabel._render_end = _render_end
+
+
+def settle_startup() -> None:
+    """Collect what loading left and freeze the rest (see the module's docstring)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _libc_malloc_trim():
@@ -64,12 +81,36 @@ def trim_heap() -> bool:
     return True
 
 
-def trim_heap_soon() -> None:
-    """:func:`trim_heap` on the next frame, once what the transition freed has been freed
-    (Kivy releases widgets' textures and graphics at the end of a frame).  Several
-    transitions in one frame trim once."""
+#: seconds without a pad event or a move before the tidying after a transition runs
+STILL = 1.0
+_pending = False
+
+
+def tidy_soon() -> None:
+    """Collect and trim once the table has been still for :data:`STILL` seconds
+    (several transitions in a row tidy once)."""
+    global _pending
+    _pending = True
+    _arm()
+
+
+def postpone() -> None:
+    """Something happened at the table (a pad event, a move): a pending tidying waits again."""
+    if _pending:
+        _arm()
+
+
+def _arm() -> None:
     global _trim_event
     from kivy.clock import Clock
     if _trim_event is None:
-        _trim_event = Clock.create_trigger(lambda _dt: trim_heap(), 0.1)
+        _trim_event = Clock.create_trigger(_tidy, STILL)
+    _trim_event.cancel()
     _trim_event()
+
+
+def _tidy(_dt=None) -> None:
+    global _pending
+    _pending = False
+    gc.collect()
+    trim_heap()

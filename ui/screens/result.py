@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
-from ui.memory import trim_heap_soon
+from ui.memory import tidy_soon
 from ui.widgets import Modal
 
 
@@ -72,7 +72,7 @@ class ResultView(Modal):
             # (its lines, chart and their textures: a few MB) goes; shown again, it is built again.
             self.screen.result_view = None
         # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
-        trim_heap_soon()
+        tidy_soon()
 
     def _summary(self, headline: dict, battle: dict | None) -> list[str]:
         """The end-of-game story: replayed from the record, so it is the same after a resume.
