@@ -100,8 +100,12 @@ class TableScreen(Screen):
             self.controller.unbind(on_session_events=self._on_session_events)
         if self.result_view is not None:
             self.result_view.dismiss()
+        # The notes', the feed's and the banner's timers hold their widgets, and through them this
+        # screen, for seconds: a closed game's screen is let go at once.
         for box in self.zone_boxes.values():
-            box.clear_note()        # the notes' timer holds its zones: a closed game's screen must go
+            box.clear_note()
+        self.ids.feed.hide()
+        self.ids.banner.hide()
         self.session = None
 
     # ---- building blocks for a game's layout ------------------------------------------------
