@@ -16,14 +16,16 @@ without reopening it.  It is built once per table and keeps its search,
 filter and page while it is closed and reopened.  It never shows which card
 lies where; a card's face and values are the players' own knowledge.
 
-In a solo game (Sam's with a ``solo_seat``) the companion's cards are the one
+In a solo game (Sam's or Lifeforce with a ``solo_seat``) the companion's cards are the one
 thing the person may not know, so the panel deals as hands at a real table
 do, from one shuffled pile: "Draw for North" puts the next card in the
 person's hand, which is then all the card list shows (the whole box would name
 the companion's cards too, and leaving only those out would name them by their
 absence); "Draw for South" taps the next card on the companion's hand pad
 without showing it; "Play slot 3 on lane 2" lays the card of the slot the
-companion named on the lane it named.
+companion named on the lane it named.  In Lifeforce each player has a deck of
+their own: the list shows the person's, "Draw for South" takes the next card of
+the companion's shuffled deck, and "Play slots 2, 1, 4" lays its build.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
 from companion.games import sams
+from companion.games.lifeforce import solo as lifeforce_solo
+from companion.games.lifeforce.animals import BIT as LIFEFORCE_BIT
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by simtable.kv)
 from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
@@ -77,9 +81,12 @@ class SimPanel(BoxLayout):
         own = seat_decks(session.options)
         #: (button label, card ids or None for all, the seat it feeds or None)
         self.decks: list[tuple[str, list[str] | None, int | None]] = [("All cards", None, None)]
-        self.solo = SoloHands(self) if "solo" in session.state else None
-        if self.solo is not None:
+        self.solo = solo_row(self)
+        if isinstance(self.solo, SoloHands):
             self.decks = [(f"{players[self.solo.person]}'s hand", None, self.solo.person)]
+        elif self.solo is not None:
+            self.decks = [(f"{players[self.solo.person]}'s deck", own[self.solo.person], self.solo.person)]
+        if self.solo is not None:
             self.deck_name = self.decks[0][0]
             self.fed_seat = self.solo.person
         elif own is not None:
@@ -115,6 +122,8 @@ class SimPanel(BoxLayout):
         self.shown = True
         Window.bind(size=self._place)
         self._place()
+        if self.solo is not None:
+            self.solo.refresh()             # the game went on while the panel was closed
         self.fill()
 
     def dismiss(self) -> None:
@@ -178,7 +187,7 @@ class SimPanel(BoxLayout):
         for extra in have[len(page):]:
             grid.remove_widget(extra)
         self.ids.count.text = (f"{len(cards)} cards · page {self.page + 1} of {self.pages}" if cards
-                               else "No card in your hand" if self.solo is not None and not self.query.strip()
+                               else "No card in your hand" if isinstance(self.solo, SoloHands) and not self.query.strip()
                                else "No card matches")
 
     def on_size(self, *_args):
@@ -188,7 +197,7 @@ class SimPanel(BoxLayout):
 
     def matching(self) -> list:
         deck = next((d for d in self.decks if d[0] == self.deck_name), self.decks[0])[1]
-        if self.solo is not None:
+        if isinstance(self.solo, SoloHands):
             deck = self.solo.hand()
         cards = list(self.catalogue)
         if deck is not None:
@@ -203,6 +212,9 @@ class SimPanel(BoxLayout):
     def _deck_buttons(self) -> None:
         box = self.ids.decks
         box.clear_widgets()
+        if isinstance(self.solo, LifeforceSoloRow):
+            box.add_widget(self.solo)           # the person's own deck only: no filter, search kept
+            return
         if self.solo is not None:
             # A hand of a few cards needs no search and no filter: the row draws and plays instead.
             query = self.ids.query
@@ -266,11 +278,20 @@ class SimPanel(BoxLayout):
         return super().on_touch_up(touch)
 
 
-class SoloHands(BoxLayout):
-    """A solo game's hands on the simulated table: one shuffled pile, the person's hand by face,
-    the companion's never (it is drawn onto its hand pad and played from the slot it names)."""
+def solo_row(panel) -> "SoloRow | None":
+    """The draw and play buttons of a solo game, by game; None when nobody plays solo."""
+    session = panel.screen.session
+    if "solo" not in session.state:
+        return None
+    return LifeforceSoloRow(panel) if session.rules.name == "lifeforce" else SoloHands(panel)
 
-    def __init__(self, panel, **kwargs):
+
+class SoloRow(BoxLayout):
+    """A solo game's row on the simulated table: the companion's cards come from a pile shuffled
+    once per game (seeded: a resumed game deals alike) and go onto its hand pad unseen; its play is
+    laid from the slots it named.  A game's row says which cards may be drawn and how a play is laid."""
+
+    def __init__(self, panel, pile: list[str], hand_zone, **kwargs):
         app = App.get_running_app()
         super().__init__(spacing=4 * (app.scale if app else 1.0), **kwargs)
         self.panel = panel
@@ -279,19 +300,61 @@ class SoloHands(BoxLayout):
         self.person = 1 - self.seat
         players = session.options.get("players") or ["North", "South"]
         self.who, self.me = players[self.seat], players[self.person]
-        # The box shuffled once per game (seeded: a resumed game deals alike); a draw takes the
-        # next card of it that may lie in the draw pile, going round like a pile reshuffled.
-        self.order = list(sams.DECK)
+        self.order = list(pile)
         random.Random(session.seed).shuffle(self.order)
         self.next = 0
-        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
-        self._round, self._redrawn = session.state["round"], session.state["redrawn"][self.person]
-        self.mine = BigButton()
-        self.mine.bind(on_release=lambda *_a: self.draw_mine())
+        self.hand_zone = hand_zone(self.seat)
         self.theirs = BigButton()
         self.theirs.bind(on_release=lambda *_a: self.draw_theirs())
         self.play_button = BigButton(tone=theme.HIGHLIGHT, color=theme.CARD_TEXT)
         self.play_button.bind(on_release=lambda *_a: self.play())
+
+    def drawable(self, card: str) -> bool:
+        """``card`` may lie in the pile drawn from now."""
+        raise NotImplementedError
+
+    def _draw(self) -> str | None:
+        # The next card of the shuffled pile that may be drawn, going round like a pile reshuffled.
+        for step in range(len(self.order)):
+            card = self.order[(self.next + step) % len(self.order)]
+            if self.drawable(card):
+                self.next = (self.next + step + 1) % len(self.order)
+                return card
+        return None
+
+    def draw_theirs(self) -> None:
+        """Tap the next card of the pile on the companion's hand pad, its face unseen."""
+        card = self._draw()
+        if card is not None:
+            self.panel.screen.controller.sim_place(self.hand_zone, card, secret=True)
+
+    def refresh(self) -> None:
+        session = self.panel.screen.session
+        if session is None or "solo" not in session.state:
+            return
+        missing = session.view(None)["detail"]["solo"]["missing"]
+        self.theirs.text = f"Draw for {self.who}" + (f" ({missing})" if missing else "")
+        self.theirs.disabled = not missing
+        self.refresh_play(session.state)
+        if self.panel.shown:
+            self.panel.fill()
+
+    def refresh_play(self, state) -> None:
+        raise NotImplementedError
+
+
+class SoloHands(SoloRow):
+    """Sam's solo game on the simulated table: one shuffled box for both hands, the person's hand
+    by face, the companion's never (drawn onto its hand pad and played from the slot it names).
+    The card list shows only the person's hand (:meth:`hand`)."""
+
+    def __init__(self, panel, **kwargs):
+        super().__init__(panel, sams.DECK, sams.hand_zone, **kwargs)
+        state = panel.screen.session.state
+        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
+        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
+        self.mine = BigButton()
+        self.mine.bind(on_release=lambda *_a: self.draw_mine())
         for b in (self.mine, self.theirs, self.play_button):
             self.add_widget(b)
         self.refresh()
@@ -305,46 +368,25 @@ class SoloHands(BoxLayout):
         self._round, self._redrawn = state["round"], state["redrawn"][self.person]
         return [c for c in self.drawn if not sams.BIT[c] & state["on_table"]]
 
-    def refresh(self) -> None:
-        session = self.panel.screen.session
-        if session is None or "solo" not in session.state:
-            return
-        state = session.state
-        solo = session.view(None)["detail"]["solo"]
+    def drawable(self, card: str) -> bool:
+        state = self.panel.screen.session.state
+        return (not sams.BIT[card] & (state["on_table"] | state["discarded"])
+                and card not in state["solo"]["slots"] and card not in self.hand())
+
+    def refresh_play(self, state) -> None:
         mine = max(0, state["hand"][self.person] - len(self.hand()))
         self.mine.text = f"Draw for {self.me}" + (f" ({mine})" if mine else "")
         self.mine.disabled = not mine
-        missing, decision = solo["missing"], solo["decision"]
-        self.theirs.text = f"Draw for {self.who}" + (f" ({missing})" if missing else "")
-        self.theirs.disabled = not missing
+        decision = state["solo"]["decision"]
         self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
                                  if decision is not None else f"Play for {self.who}")
         self.play_button.disabled = decision is None
-        if self.panel.shown:
-            self.panel.fill()
-
-    def _draw(self) -> str | None:
-        state = self.panel.screen.session.state
-        gone = state["on_table"] | state["discarded"]
-        taken = set(state["solo"]["slots"]) | set(self.hand())
-        for step in range(len(self.order)):
-            card = self.order[(self.next + step) % len(self.order)]
-            if not sams.BIT[card] & gone and card not in taken:
-                self.next = (self.next + step + 1) % len(self.order)
-                return card
-        return None
 
     def draw_mine(self) -> None:
         card = self._draw()
         if card is not None:
             self.drawn.append(card)
             self.refresh()
-
-    def draw_theirs(self) -> None:
-        """Tap the next card of the pile on the companion's hand pad, its face unseen."""
-        card = self._draw()
-        if card is not None:
-            self.panel.screen.controller.sim_place(sams.hand_zone(self.seat), card, secret=True)
 
     def play(self) -> None:
         """Lay the card of the slot the companion named on the lane it named."""
@@ -354,6 +396,48 @@ class SoloHands(BoxLayout):
             return
         card = state["solo"]["slots"][decision["slot"]]
         self.panel.screen.controller.sim_place(sams.lane_zone(self.seat, decision["lane"]), card, secret=True)
+
+
+class LifeforceSoloRow(SoloRow):
+    """Lifeforce's solo game on the simulated table: each player has a deck of their own, so the
+    person plays from theirs as in any game (the card list shows only that deck) and the companion's
+    is shuffled here: a draw takes the next card of it not in its graveyard, discard pile, battle
+    or holder, as the engine counts its deck; its build is laid from the slots it named."""
+
+    def __init__(self, panel, **kwargs):
+        state = panel.screen.session.state
+        super().__init__(panel, seat_decks(state["options"])[state["solo"]["seat"]], lifeforce_solo.hand_zone,
+                         **kwargs)
+        for b in (self.theirs, self.play_button):
+            self.add_widget(b)
+        self.refresh()
+
+    def drawable(self, card: str) -> bool:
+        state = self.panel.screen.session.state
+        gone = state["graveyard"][self.seat] | state["discard"][self.seat] | state["table"][self.seat]
+        return not LIFEFORCE_BIT[card] & gone and card not in state["solo"]["slots"]
+
+    def refresh_play(self, state) -> None:
+        pending = self._pending(state)
+        self.play_button.text = (f"Play slot{'s' if len(pending) > 1 else ''} "
+                                 f"{', '.join(str(slot + 1) for slot, _zone in pending)}"
+                                 if pending else f"Play for {self.who}")
+        self.play_button.disabled = not pending
+
+    def _pending(self, state) -> list[tuple[int, str]]:
+        """The holder slots of the companion's build still to be laid, each with its pad's zone."""
+        decision = state["solo"]["decision"]
+        if decision is None or state["turn"] != self.seat or state["phase"] not in ("attack", "counter"):
+            return []
+        slots = state["solo"]["slots"]
+        out = [(decision["animal"], f"{self.seat}.attacker")] if slots[decision["animal"]] is not None else []
+        return out + [(s, f"{self.seat}.support") for s in decision["support"] if slots[s] is not None]
+
+    def play(self) -> None:
+        """Lay the cards of the slots the companion named on the pads it named, animal first."""
+        session = self.panel.screen.session
+        for slot, zone in self._pending(session.state):
+            self.panel.screen.controller.sim_place(zone, session.state["solo"]["slots"][slot], secret=True)
 
 
 class SimCard(Button):

@@ -26,6 +26,7 @@ State (all plain data)::
 """
 from __future__ import annotations
 
+from companion import holder
 from companion.cards import load_catalogue
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
                               hidden_event)
@@ -662,17 +663,9 @@ def _solo_hand(state: State, action: Action) -> tuple[State, list]:
     if BIT[card] & (state["on_table"] | state["discarded"]) or card in solo["slots"]:
         raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the table, in the discard pile "
                             "or already in the holder): put it back where it was")
-    slots = list(solo["slots"])
-    slot = slots.index(None) if None in slots else len(slots)
-    if slot >= HOLDER_SLOTS:
-        raise IllegalAction(f"{who}'s holder is full")
-    if slot == len(slots):
-        slots.append(card)
-    else:
-        slots[slot] = card
+    slots, slot = holder.take(solo["slots"], card, HOLDER_SLOTS, who)
     new = dict(state, solo=dict(solo, slots=slots))
-    # the slot first: a narrow status line shortens this to "Slot 3 of South's holder"
-    text = f"Slot {slot + 1} of {who}'s holder: put that card there, face down"
+    text = holder.slot_sentence(slot, who)
     return new, [hidden_event("solo_hand", f"{who} drew {symbol(card)}: slot {slot + 1}", text,
                               [0, 1], seat=solo["seat"], card=card, slot=slot)]
 

@@ -6,8 +6,8 @@ decision to make and every card drawn for it has been tapped onto its hand
 pad, it thinks (on a thread of its own, so neither the screen nor the readers
 ever wait for it) and logs its decision as a ``solo_decide`` action: the
 screen then says "South plays the card in slot 3 face down on lane 2" (Sam's)
-or "South attacks: put the card in slot 2 on South's attacker pad and the
-cards in slots 1 and 4 on South's support pad" (Lifeforce), and the pad events
+or "South attacks: slot 2 on South's attacker pad, slots 1 and 4 on South's
+support pad" (Lifeforce), and the pad events
 of those cards are the play.  A swap of a Sam's hand is made directly.  A
 decision the game has moved past (an undo while it thought) is refused by the
 engine and made again.

@@ -201,3 +201,10 @@ def test_simulated_table_has_a_tag_per_copy_and_a_duplicate_card_is_refused(sams
     assert len(set(uids)) == 2
     assert events[0]["type"] == "rejected" and "already lies in North's lane 1" in events[0]["text"]
     assert len(sams.actions) == 1
+
+
+def test_every_module_of_the_games_package_is_a_game_that_loads():
+    """`companion games` lists the five games and no broken engine: a helper module placed in
+    companion/games/ would be taken for a game that fails to load."""
+    from companion import games
+    assert games.available() == list(games.KNOWN_GAMES) and games.broken() == {}

@@ -156,4 +156,18 @@ def option_button(setup, option_label: str, text: str):
             if any(getattr(c, "text", None) == option_label for c in getattr(w, "children", ()))]
     if len(rows) != 1:
         raise LookupError(f"{len(rows)} option rows say {option_label!r}")
-    return harness.button(text, root=rows[0])
+    button = harness.button(text, root=rows[0])
+    setup.ids.options.parent.scroll_to(button, animate=False)      # as a person scrolls the form to it
+    harness.frames(2)
+    return button
+
+
+def put(app, zone: str, card_id: str) -> None:
+    """A card laid on the pad of ``zone`` (a tap on a tap pad), as the simulated table reports it.
+
+    The readers' events arrive before ``place`` returns and the screen takes them on this (the main)
+    thread at once, so no frame needs drawing for the widgets' texts to follow."""
+    from companion.simulate import free_copy
+    source = app.controller.source
+    pad = app.controller.session.table.layout.pads_of(zone)[0]
+    source.place(pad, free_copy(card_id, {u for uids in source.on_pad.values() for u in uids}))

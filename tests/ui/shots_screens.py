@@ -10,25 +10,15 @@ touches and cards on virtual pads, like the UI tests.
 """
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .shots_window import shots_window
 
 
 def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -> None:
     width, height = (int(v) for v in size.split("x"))
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
-    from companion.app_config import AppConfig
-    from hardware.outputs import open_outputs
-    from hardware.sources import open_table_source
-    import ui.app as uiapp
-    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
-                       fullscreen=False, size=(width, height))
-    uiapp.configure_kivy((width, height), False)
-    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
-    app._run_prepare()
+    app = shots_window(width, height)
     from companion.engine import Rng
     from ui import harness
     from .driver import do, place, result_open, table_screen

@@ -3,6 +3,8 @@
     Xvfb :99 -screen 0 1280x800x24 &
     DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 800x480 instructs
     DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 1280x800 thinks [extra-folder]
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 800x480 lifeforce
+    DISPLAY=:99 .venv/bin/python -m tests.ui.shots_solo docs/screenshots 1280x800 lifeforce
 
 Writes ``solo-sams-setup-<w>x<h>.png`` (the setup screen, the companion
 playing South) and ``solo-sams-table-<w>x<h>.png``: the table while the
@@ -10,35 +12,27 @@ companion says which slot to play on which lane (``instructs``: its longest
 sentence, so the small screen's shot is that one) or while it thinks
 (``thinks``).  With an extra folder it also writes there the other state, the
 first card drawn for it and the simulated table's panel, for checking by eye.
+With ``lifeforce`` it writes ``solo-lifeforce-setup-<w>x<h>.png`` and
+``solo-lifeforce-table-<w>x<h>.png``: the table while the companion says which
+slots go on which pads, the simulated table's panel open below it.
 The game is set up and played by touch and by the simulated table's panel, as
 a person would.
 """
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .shots_window import shots_window
 
 
 def main(out: str = "docs/screenshots", size: str = "800x480", table: str = "instructs", extra: str = "") -> None:
     width, height = (int(v) for v in size.split("x"))
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
-    from companion.app_config import AppConfig
-    from hardware.outputs import open_outputs
-    from hardware.sources import open_table_source
-    import ui.app as uiapp
-    config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
-                       fullscreen=False, size=(width, height))
-    uiapp.configure_kivy((width, height), False)
-    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
-    app._run_prepare()
+    app = shots_window(width, height)
     from companion.games import sams
     from ui import harness
     from ui.simtable import open_panel
-    from .driver import table_screen
-    from .test_solo import option_button
+    from .driver import option_button, table_screen
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -52,6 +46,10 @@ def main(out: str = "docs/screenshots", size: str = "800x480", table: str = "ins
         print("wrote", path)
 
     harness.frames(3)
+    if table == "lifeforce":
+        lifeforce(app, folder, shot)
+        app.stop()
+        return
     harness.tap(harness.button("Sam's Battle Game"))
     setup = app.root.get_screen("setup")
     harness.tap(option_button(setup, "Companion plays", "South"))
@@ -128,6 +126,40 @@ def main(out: str = "docs/screenshots", size: str = "800x480", table: str = "ins
              else extra)
     assert sams.solo_hand(session.state)
     app.stop()
+
+
+def lifeforce(app, folder, shot) -> None:
+    """Solo Lifeforce: the setup screen, then the table once the companion has named its attack."""
+    from companion.games.lifeforce import solo
+    from ui import harness
+    from ui.simtable import open_panel
+    from .driver import option_button, table_screen
+
+    harness.tap(harness.button("Lifeforce Battle"))
+    setup = app.root.get_screen("setup")
+    harness.tap(option_button(setup, "Companion plays", "South"))
+    harness.tap(option_button(setup, "Companion's strength", "Normal"))
+    setup.ids.options.parent.scroll_y = 0
+    shot("solo-lifeforce-setup")
+    harness.tap(harness.button("Start the game"))
+    session = app.controller.session
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    for _ in range(3):                              # it may take a new hand: then draw 5 again
+        while solo.missing(session.state):
+            harness.tap(panel.solo.theirs)
+        app.controller.solo.wait()
+        harness.frames(2)
+    panel.dismiss()
+    harness.tap(harness.button("First attacker: South"))
+    app.controller.solo.wait()
+    harness.frames(2)
+    assert "South attacks: slot" in screen.phase_label, screen.phase_label
+    panel = open_panel(screen)
+    harness.frames(2)
+    screen.ids.feed.hide()
+    shot("solo-lifeforce-table")
+    panel.dismiss()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from kivy.input.providers.mouse import MouseMotionEvent
 from ui import harness
 from ui.simtable import open_panel
 
-from .driver import table_screen
+from .driver import do, table_screen
 from .layout_checks import all_problems
 from .test_tables import start
 
@@ -206,4 +206,56 @@ def test_a_solo_game_on_the_simulated_table_never_shows_the_companions_cards(hom
     assert any(t.startswith("Undone: North") for t in harness.texts()), harness.texts()
     open_panel(screen)
     assert second in panel.solo.hand() and len(panel.solo.hand()) == 2
+    panel.dismiss()
+
+
+def test_a_solo_lifeforce_game_on_the_simulated_table_lays_the_companions_build_unseen(home):
+    """Issue 17: in solo Lifeforce the panel lists the person's deck, draws the companion's cards
+    from its own shuffled deck onto its hand pad and lays the build it names; no face of its holder
+    is shown."""
+    from companion.games.lifeforce import solo
+    app = home
+    session = start(app, "lifeforce", solo_seat=1, solo_strength="easy")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    north, south = session.options["decks"]
+    assert {c.card_id for c in panel.ids.grid.children} <= set(north)
+    assert panel.ids.count.text.startswith(f"{len(north)} cards")
+    harness.frames(2)
+    assert not all_problems(panel, 1.0), all_problems(panel, 1.0)[:5]      # the row's words fit whole
+
+    def secret_shown():
+        held = set(solo.solo_hand(session.state)) - set(north)           # a copy in North's deck is listed
+        names = {app.controller.card_name(c) for c in held}
+        return [(n, t) for n in names for t in harness.texts() if n in t]
+
+    def draw_for_south():
+        while solo.missing(session.state):
+            harness.tap(harness.button(f"Draw for South ({solo.missing(session.state)})"))
+            assert not secret_shown()
+        app.controller.solo.wait()
+        harness.frames(2)
+
+    draw_for_south()
+    assert sorted(solo.solo_hand(session.state)) == sorted(set(solo.solo_hand(session.state)))
+    assert set(solo.solo_hand(session.state)) <= set(south)
+    if session.state["mulliganed"][1]:                    # it took a new hand: draw 5 again
+        draw_for_south()
+    panel.dismiss()                                       # (it lies over the table's buttons)
+    do(app, {"type": "first_attacker", "seat": 1})
+    app.controller.solo.wait()
+    harness.frames(2)
+    open_panel(screen)
+    decision = session.state["solo"]["decision"]
+    slots = session.state["solo"]["slots"]
+    build = [slots[decision["animal"]]] + [slots[s] for s in decision["support"]]
+    numbers = ", ".join(str(s + 1) for s in [decision["animal"], *decision["support"]])
+    harness.tap(harness.button(f"Play slots {numbers}"))
+    harness.frames(2)
+    played = [(a["type"], a["card"]) for a in session.actions if a.get("seat") == 1 and "card" in a
+              and a["type"] in ("play_animal", "support")]
+    assert played == [("play_animal", build[0])] + [("support", c) for c in build[1:]]
+    assert session.state["phase"] == "counter" and session.state["turn"] == 0
+    assert not secret_shown()
+    assert panel.solo.play_button.text == "Play for South" and panel.solo.play_button.disabled
     panel.dismiss()

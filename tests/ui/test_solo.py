@@ -18,25 +18,14 @@ round 1, shuffled back and drawn again later is history, not a secret).
 import random
 
 from companion.games import sams
-from companion.simulate import free_copy
 from companion.solo import sams as model
 from ui import harness
 
-from .driver import assert_nothing_hidden_shown, result_open, seen_face_up, table_screen
-from .driver import option_button as driver_option_button
+from .driver import assert_nothing_hidden_shown, option_button, put, result_open, seen_face_up, table_screen
 from .layout_checks import all_problems
 
 SOLO = 1                     # South, the near seat
 HUMAN = 0
-
-
-def option_button(setup, label: str, text: str):
-    """The button ``text`` in the setup row for the option ``label``, scrolled into view as a
-    person scrolls the form to reach it."""
-    button = driver_option_button(setup, label, text)
-    setup.ids.options.parent.scroll_to(button, animate=False)
-    harness.frames(2)
-    return button
 
 
 def start_solo(app, seat_name: str = "South", strength: str = "Easy"):
@@ -50,18 +39,6 @@ def start_solo(app, seat_name: str = "South", strength: str = "Easy"):
     harness.tap(harness.button("Start the game"))
     assert app.root.current == "table", harness.texts()
     return app.controller.session
-
-
-def put(app, zone: str, card_id: str) -> None:
-    """A card laid on the pad of ``zone`` (a tap on a tap pad), as the simulated table reports it.
-
-    The readers' events arrive before ``place`` returns and the screen takes them on this (the main)
-    thread at once, so no frame needs drawing for the widgets' texts to follow."""
-    session = app.controller.session
-    source = app.controller.source
-    pad = session.table.layout.pads_of(zone)[0]
-    uid = free_copy(card_id, {u for uids in source.on_pad.values() for u in uids})
-    source.place(pad, uid)
 
 
 def secrets(app) -> set[str]:

@@ -12,34 +12,13 @@ companion's holder unless the table saw it face up earlier (a card back from the
 import random
 
 from companion.games.lifeforce import solo
-from companion.simulate import free_copy
 from companion.solo import lifeforce as model
 from ui import harness
 
-from .driver import do, result_open, table_screen
+from .driver import do, option_button, put, result_open, table_screen
 
 SOLO, HUMAN = 1, 0
 BATTLES = 4                  # enough for attacks, counters, calls or checks and draws; seconds, not minutes
-
-
-def option_button(setup, label: str, text: str):
-    """The button ``text`` on the setup screen's row for the option ``label``, scrolled into view."""
-    from kivy.uix.label import Label
-    rows = [w.parent for w in harness.walk(setup) if isinstance(w, Label) and w.text == label]
-    assert len(rows) == 1, f"{len(rows)} option rows say {label!r}"
-    found = [w for w in harness.walk(rows[0]) if getattr(w, "text", None) == text and hasattr(w, "on_release")]
-    assert len(found) == 1, f"{len(found)} buttons say {text!r} in the row {label!r}"
-    setup.ids.options.parent.scroll_to(rows[0].parent, animate=False)
-    harness.frames(2)
-    return found[0]
-
-
-def put(app, zone: str, card_id: str) -> None:
-    """A card laid on the pad of ``zone``, as the simulated table reports it."""
-    session, source = app.controller.session, app.controller.source
-    pad = session.table.layout.pads_of(zone)[0]
-    source.place(pad, free_copy(card_id, {u for uids in source.on_pad.values() for u in uids}))
-    harness.frames(1)               # the screen lays out its new buttons before the next touch
 
 
 def assert_no_secret_shown(app, seen: set[str]) -> None:

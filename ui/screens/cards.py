@@ -61,14 +61,22 @@ class CardsScreen(ScanningScreen):
     def game_changed(self) -> None:
         self.stop_enrolment()
 
+    def on_pre_enter(self, *args):
+        if self.enrolment is not None and self.enrolment.done:
+            self.stop_enrolment()                # a deck enrolled earlier: back to one tag at a time
+        super().on_pre_enter(*args)
+
     def take_pad_event(self, ev) -> bool:
         """Every tag seen on a pad while this screen is shown is the tag to work on."""
         if ev.kind == SEEN:
             self.uid, self.pad = ev.uid, ev.pad
-            if self.enrolment is not None:
+            if ev.card_id:                       # the tag names its own card: a claim, never an override
+                try:
+                    App.get_running_app().controller.store.tags.resolve(ev.uid, ev.card_id)
+                except ValueError as exc:        # NotSaved: the claim waits for the next sighting
+                    self.ids.banner.show(str(exc))
+            if self.enrolment is not None and not self.enrolment.done:
                 self._enrol_sighting(ev)
-            elif ev.card_id:                     # the tag names its own card: a claim, never an override
-                App.get_running_app().controller.store.tags.resolve(ev.uid, ev.card_id)
             self._update()
         return True
 
@@ -98,7 +106,7 @@ class CardsScreen(ScanningScreen):
     def _enrol_sighting(self, ev) -> None:
         controller = App.get_running_app().controller
         name = controller.card_name
-        carries = ev.card_id or controller.store.tags.lookup(ev.uid)
+        carries = controller.store.tags.lookup(ev.uid) or ev.card_id    # this table's registry first
         outcome = self.enrolment.saw(ev.uid, carries)
         self.can_reassign, self._conflict_uid = False, None
         if outcome.kind == "enrolled":

@@ -578,8 +578,11 @@ def shorter(text: str) -> list[str]:
         for sep in SEPARATORS:
             if sep in part:
                 head, tail = part.split(sep, 1)
-                last_head = part.rsplit(sep, 1)[0]
-                for piece in (head, tail, last_head):
+                last_head, last_tail = part.rsplit(sep, 1)
+                # "slots 1, 3 and 4" is a list of numbers, not two clauses: never cut it
+                pieces = ([] if _in_list(sep, head, tail) else [head, tail]) + \
+                    ([] if _in_list(sep, last_head, last_tail) else [last_head])
+                for piece in pieces:
                     piece = piece.strip(" ;,.:—")
                     if sep == " (" and piece is tail:
                         continue
@@ -592,6 +595,10 @@ def shorter(text: str) -> list[str]:
     heads = sorted((f for f in found if f != text and text.startswith(f)), key=len, reverse=True)
     rest = sorted(found - {text} - set(heads), key=len, reverse=True)
     return [text] + heads + rest
+
+
+def _in_list(sep: str, before: str, after: str) -> bool:
+    return sep == ", " and before[-1:].isdigit() and after[:1].isdigit()
 
 
 def initials(name: str) -> str:

@@ -13,8 +13,8 @@ refused:
   cards back into its deck, shuffles it and draws 5 again);
 * a build, attack or counter: ``build`` with the holder slot of the animal,
   "low" or "max" for a ranged animal, and the support slots.  The screen says
-  "South attacks: put the card in slot 2 on South's attacker pad and the cards
-  in slots 1 and 4 on South's support pad"; the pad event of each of those
+  "South attacks: slot 2 on South's attacker pad, slots 1 and 4 on South's
+  support pad"; the pad event of each of those
   cards on its pad is the play.  When the animal lands, the companion says its
   low or max; when the last card lands, its build stands (the engine's done);
 * after winning a battle: ``call`` or ``check``;
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from companion import holder
 from companion.engine import Action, IllegalAction, State, event, hidden_event
 from companion.games.lifeforce.animals import ANIMALS, BIT
 
@@ -119,11 +120,16 @@ def undecided_at_setup(state: State) -> bool:
     return bool(missing(state)) or not (solo["kept"] or state["mulliganed"][solo["seat"]])
 
 
-def _slots_text(slots: list[int]) -> str:
+def _slot_numbers(slots: list[int]) -> str:
+    """"slot 2", "slots 1 and 4", "slots 1, 3 and 4"."""
     numbers = [str(s + 1) for s in sorted(slots)]
     if len(numbers) == 1:
-        return f"the card in slot {numbers[0]}"
-    return f"the cards in slots {', '.join(numbers[:-1])} and {numbers[-1]}"
+        return f"slot {numbers[0]}"
+    return f"slots {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def _slots_text(slots: list[int]) -> str:
+    return f"the card{'s' if len(slots) > 1 else ''} in {_slot_numbers(slots)}"
 
 
 def instruction(state: State) -> str | None:
@@ -145,15 +151,17 @@ def instruction(state: State) -> str | None:
     seat = solo["seat"]
     role = "attacks" if state["phase"] == "attack" else "counters"
     left = [s for s in decision["support"] if solo["slots"][s] is not None]
-    support = f"{_slots_text(left)} on {who}'s support pad" if left else ""
+    support = f"{_slot_numbers(left)} on {who}'s support pad" if left else ""
     animal = state["duels"][-1]["animal"][seat]
+    # Where each card goes comes first: a narrow screen keeps the sentence's beginning, so at
+    # 800x480 the attacker's slot shows, then (once the animal lies there) the support's slots.
     if animal is None:
-        return (f"{who} {role}: put {_slots_text([decision['animal']])} on {who}'s attacker pad"
-                + (f" and {support}" if support else ""))
+        return (f"{who} {role}: {_slot_numbers([decision['animal']])} on {who}'s attacker pad"
+                + (f", {support}" if support else ""))
     beast = ANIMALS[animal]
     mode = state["duels"][-1]["mode"][seat]
     said = f"{mode} " if beast.has_range else ""
-    return f"{who} {role} with {beast.name} ({said}{beast.lifespan(mode)}): put {support}"
+    return f"{who} {role}: {support} ({beast.name}, {said}{beast.lifespan(mode)})"
 
 
 def target(state: State) -> str | None:
@@ -252,17 +260,9 @@ def hand(state: State, action: Action) -> tuple[State, list]:
     if bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]) or card in solo["slots"]:
         raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the battle stage, in a pile or "
                             "already in the holder): put it back where it was")
-    slots = list(solo["slots"])
-    slot = slots.index(None) if None in slots else len(slots)
-    if slot >= HOLDER_SLOTS:
-        raise IllegalAction(f"{who}'s holder is full")
-    if slot == len(slots):
-        slots.append(card)
-    else:
-        slots[slot] = card
+    slots, slot = holder.take(solo["slots"], card, HOLDER_SLOTS, who)
     new = dict(state, solo=dict(solo, slots=slots))
-    # the slot first, as Sam's says it: a narrow status line shortens this to "Slot 3 of South's holder"
-    text = f"Slot {slot + 1} of {who}'s holder: put that card there, face down"
+    text = holder.slot_sentence(slot, who)
     return new, [hidden_event("solo_hand", f"{who} drew {ANIMALS[card].name}: slot {slot + 1}", text, [0, 1],
                               seat=seat, zone=hand_zone(seat), card=card, slot=slot)]
 
