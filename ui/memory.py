@@ -34,7 +34,7 @@ import ctypes.util
 import gc
 
 _malloc_trim = None
-_trim_event = None
+_tidy_event = None
 
 
 def release_text_surfaces() -> None:
@@ -104,12 +104,12 @@ def postpone() -> None:
 
 
 def _arm() -> None:
-    global _trim_event
+    global _tidy_event
     from kivy.clock import Clock
-    if _trim_event is None:
-        _trim_event = Clock.create_trigger(_tidy, STILL)
-    _trim_event.cancel()
-    _trim_event()
+    if _tidy_event is None:
+        _tidy_event = Clock.create_trigger(_tidy, STILL)
+    _tidy_event.cancel()
+    _tidy_event()
 
 
 def _tidy(_dt=None) -> None:
