@@ -31,7 +31,6 @@ from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, Layout, PadEvent, ProfileError
 from companion.simulate import free_copy, register_virtual_tags, stale_tags
-from companion.solo.seat import SoloSeat, has_solo_seat
 
 
 class AppController(EventDispatcher):
@@ -54,7 +53,7 @@ class AppController(EventDispatcher):
         self.pad_taker = None
         self._catalogues: dict[str, Catalogue] = {}
         self._unsubscribe = None
-        self.solo: SoloSeat | None = None
+        self.solo = None                #: the companion's seat (companion.solo.seat.SoloSeat), if it plays one
         self._main_thread = threading.main_thread()
         self._started = False
 
@@ -168,8 +167,11 @@ class AppController(EventDispatcher):
         self._unsubscribe = session.subscribe(self._session_changed)
         self.outputs.attach(session)
         self.session = session
-        # the companion's own seat thinks on its own thread and acts through the session like a player
-        self.solo = SoloSeat(session) if has_solo_seat(session) else None
+        # the companion's own seat thinks on its own thread and acts through the session like a player;
+        # its players and their search are imported only for a game that has one (memory: docs/ui.md)
+        if session.options.get("solo_seat") is not None:
+            from companion.solo.seat import SoloSeat, has_solo_seat
+            self.solo = SoloSeat(session) if has_solo_seat(session) else None
 
     def _session_changed(self, session: Session, events: list) -> None:
         if threading.current_thread() is self._main_thread:

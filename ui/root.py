@@ -12,7 +12,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from ui import theme
+from ui import memory, theme
 from ui.controller import AppController
 
 
@@ -35,6 +35,7 @@ class CompanionApp(App):
         self._on_first_frame = list(on_first_frame)
 
     def build(self):
+        memory.release_text_surfaces()
         theme.register_fonts()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale)
@@ -46,6 +47,11 @@ class CompanionApp(App):
         manager = ScreenManager(transition=NoTransition())
         manager.add_widget(self._make_screen("home"))
         self.controller.bind(session=self._session_changed)
+        # A screen change (a game opened or closed included) leaves the last screen's garbage
+        # and glibc's freed heap: collected and given back once the table is still (ui.memory)
+        manager.bind(current=lambda *_a: memory.tidy_soon())
+        self.controller.bind(on_pad_event=lambda *_a: memory.postpone(),
+                             on_session_events=lambda *_a: memory.postpone())
         return manager
 
     #: screen name → "module:Class"; a screen is built the first time it is shown (memory, start time)
@@ -74,11 +80,12 @@ class CompanionApp(App):
 
     def on_start(self):
         self.controller.start_source()
-        if self._on_first_frame:
-            Window.bind(on_flip=self._first_frame)
+        Window.bind(on_flip=self._first_frame)
 
     def _first_frame(self, *_args):
         Window.unbind(on_flip=self._first_frame)
+        memory.settle_startup()          # what loading left is collected; the rest is kept for good
+        memory.tidy_soon()               # and its freed heap given back (ui.memory)
         for hook in self._on_first_frame:
             hook(self)
 

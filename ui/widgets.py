@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+from kivy.properties import (BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty,
                              StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -71,7 +71,14 @@ class Banner(ButtonBehavior, Label):
 
 class Modal(ModalView):
     """A view over the screen that opens and closes at once: no fade, so no idle
-    animation frames and no touch lost to a view that is still closing."""
+    animation frames and no touch lost to a view that is still closing.
+
+    Flat, on the panel colour: Kivy's default background is an image in its theme
+    atlas, and the first view drawn with it loads the whole atlas (a 512 × 512
+    texture, about 1 MB) for a picture the app paints over."""
+
+    background = StringProperty("")
+    background_color = ColorProperty(theme.PANEL)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

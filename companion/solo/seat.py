@@ -19,7 +19,6 @@ import time
 
 from companion.engine import IllegalAction
 from companion.games import sams
-from companion.games.lifeforce import solo as lifeforce_solo
 from companion.solo.player import GAMES, STRENGTHS, SamsPlayer, make_player
 
 
@@ -31,6 +30,7 @@ def has_solo_seat(session) -> bool:
 def needs_decision(state: dict) -> bool:
     """The solo seat has a decision to make, its hand is complete and it has not decided yet."""
     if state.get("game") == "lifeforce":
+        from companion.games.lifeforce import solo as lifeforce_solo    # only a Lifeforce game loads it
         return lifeforce_solo.moment(state) is not None
     solo = state.get("solo")
     return (solo is not None and state["phase"] == "play" and sams.RULES.to_play(state) == solo["seat"]

@@ -23,6 +23,7 @@ from kivy.uix.widget import Widget
 from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
+from ui.memory import tidy_soon
 from ui.widgets import Modal
 
 
@@ -63,6 +64,15 @@ class ResultView(Modal):
         self._fill(lines)
         if self.parent is None:
             self.open()
+
+    def on_dismiss(self):
+        session = self.screen.session
+        if session is not None and session.rules.is_over(session.state) and self.screen.result_view is self:
+            # The game is over and its summary read: no scoring left to be quick for, so the view
+            # (its lines, chart and their textures: a few MB) goes; shown again, it is built again.
+            self.screen.result_view = None
+        # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
+        tidy_soon()
 
     def _summary(self, headline: dict, battle: dict | None) -> list[str]:
         """The end-of-game story: replayed from the record, so it is the same after a resume.

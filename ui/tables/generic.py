@@ -100,6 +100,12 @@ class TableScreen(Screen):
             self.controller.unbind(on_session_events=self._on_session_events)
         if self.result_view is not None:
             self.result_view.dismiss()
+        # The notes', the feed's and the banner's timers hold their widgets, and through them this
+        # screen, for seconds: a closed game's screen is let go at once.
+        for box in self.zone_boxes.values():
+            box.clear_note()
+        self.ids.feed.hide()
+        self.ids.banner.hide()
         self.session = None
 
     # ---- building blocks for a game's layout ------------------------------------------------
@@ -510,6 +516,9 @@ class TableScreen(Screen):
                 box.outcome, box.reason = "", []
 
     def show_result(self, public_events: list[dict]) -> None:
+        if self.result_view is None:                     # dropped after a finished game's summary
+            from ui.screens.result import ResultView
+            self.result_view = ResultView(screen=self)
         self.result_view.show(public_events)
 
 

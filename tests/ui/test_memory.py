@@ -1,0 +1,88 @@
+"""Issue 14 (memory above a bare Kivy window): what the app lets go of, in the real window.
+
+The figure itself is `companion bench ui`'s (docs/ui.md, "Measured"); these
+tests hold the behaviours it rests on: a closed game's table is freed, no
+label keeps the scratch surface its text was drawn in, and a finished game's
+summary, dropped once read, comes back when the game is over again.
+"""
+import gc
+import time
+import weakref
+
+from ui import harness, memory
+
+from .driver import do, result_open, table_screen
+from .test_tables import NORTH, SOUTH, start
+
+
+def test_a_closed_games_zones_are_let_go_of_at_once(home):
+    """The zones' notes share one timer that every new note puts off: it held the zones of
+    every game closed while play went on (about 10 MB a game of Sam's)."""
+    from ui.widgets import _NOTES
+    app = home
+    (nl, nc), (sl, sc) = NORTH[0], SOUTH[0]
+    app.controller.start_game("sams", {}, seed=1)
+    harness.frames(2)
+    old = table_screen(app)
+    app.controller.sim_place(f"0.lane{nl}", nc)         # notes on the zones, still on their timer
+    app.controller.sim_place(f"1.lane{sl}", sc)
+    harness.frames(2)
+    zones = set(old.zone_boxes.values())
+    assert zones & _NOTES.boxes and old.ids.feed.shown
+    app.controller.start_game("sams", {}, seed=2)       # a rematch replaces it
+    harness.frames(2)
+    assert not zones & _NOTES.boxes
+    assert not old.ids.feed.shown and old.ids.feed._hide_event is None
+
+
+def test_labels_keep_no_text_surface_once_drawn(home):
+    app = home
+    start(app, "sams")
+    harness.frames(3)
+    labels = [w for w in harness.walk(table_screen(app)) if hasattr(w, "_label") and w.text]
+    assert len(labels) > 20
+    kept = [w.text for w in labels if getattr(w._label, "_surface", None) is not None]
+    assert not kept, f"labels still holding their drawing surface: {kept[:5]}"
+
+
+def test_a_finished_games_summary_is_dropped_when_read_and_built_again(home):
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    rules = session.rules
+    from companion.engine import Rng
+    rng = Rng(11)
+    while True:
+        action = rules.random_action(session.state, rng)
+        if rules.is_over(rules.apply(session.state, action)[0]):
+            break
+        session.act(action)
+    harness.frames(2)
+    if result_open(app):
+        screen.result_view.dismiss()
+        harness.frames(2)
+    assert screen.result_view is not None             # mid-game: kept, so scoring never waits for it
+    do(app, action)                                   # the last move, through the screen
+    assert rules.is_over(session.state) and result_open(app)
+    screen.result_view.dismiss()
+    harness.frames(2)
+    assert screen.result_view is None                 # the game is over: the summary goes
+    app.controller.undo()
+    harness.frames(2)
+    app.controller.redo()                             # over again: the summary is built again
+    harness.frames(2)
+    assert result_open(app) and screen.result_view.game_over
+
+
+def test_tidying_waits_for_a_still_table(home):
+    app = home
+    memory.tidy_soon()
+    start(app, "sams")                                # a transition and a move re-arm it
+    assert memory._pending
+    harness.frames(2)
+    app.controller.dispatch("on_session_events", [])  # something happened: it waits again
+    assert memory._pending
+    until = time.monotonic() + memory.STILL + 0.5
+    while memory._pending and time.monotonic() < until:
+        harness.frames(1)
+    assert not memory._pending
