@@ -142,6 +142,8 @@ def play_until(app, seed: int, done, max_steps: int = 3000) -> int:
 
 
 def result_open(app) -> bool:
+    """The result view is open (it opens on the frame after the one that shows the deciding card)."""
+    harness.frames(2)
     view = table_screen(app).result_view
     return view is not None and view.parent is not None
 

@@ -65,6 +65,11 @@ class ResultView(Modal):
         if self.parent is None:
             self.open()
 
+    def dismiss(self, *args, **kwargs):
+        # A result still waiting for the frame that shows its card is not opened afterwards either.
+        self.screen.cancel_pending_result()
+        return super().dismiss(*args, **kwargs)
+
     def on_dismiss(self):
         session = self.screen.session
         if session is not None and session.rules.is_over(session.state) and self.screen.result_view is self:

@@ -22,6 +22,8 @@ and the labels more words, not bigger letters.
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -76,6 +78,8 @@ class TableScreen(Screen):
         self.seat_tags: list[SeatTag] = []
         self._counter_ids: list[str] = []
         self.result_view = None
+        self._result_trigger = None
+        self._result_pending = None          # a result's events waiting for the frame that shows its card
         self.view: dict = {}
         self._shown_actions = None
 
@@ -98,6 +102,8 @@ class TableScreen(Screen):
     def detach(self) -> None:
         if self.controller is not None:
             self.controller.unbind(on_session_events=self._on_session_events)
+        self.cancel_pending_result()
+        self._result_pending = None
         if self.result_view is not None:
             self.result_view.dismiss()
         # The notes', the feed's and the banner's timers hold their widgets, and through them this
@@ -516,6 +522,27 @@ class TableScreen(Screen):
                 box.outcome, box.reason = "", []
 
     def show_result(self, public_events: list[dict]) -> None:
+        """Open the result view once the frame that shows the deciding card is on screen: opening
+        the view takes 25–130 ms here (its labels' textures), which would hold that card back."""
+        self.cancel_pending_result()
+        self._result_pending = public_events
+        Window.bind(on_flip=self._after_flip)
+
+    def _after_flip(self, *_args) -> None:
+        Window.unbind(on_flip=self._after_flip)
+        self._result_trigger = Clock.schedule_once(self._open_result, 0)
+
+    def cancel_pending_result(self) -> None:
+        """A result waiting for its frame is not opened (the view was dismissed, the game closed)."""
+        Window.unbind(on_flip=self._after_flip)
+        if self._result_trigger is not None:
+            self._result_trigger.cancel()
+        self._result_trigger = None
+
+    def _open_result(self, _dt=None) -> None:
+        public_events, self._result_pending, self._result_trigger = self._result_pending, None, None
+        if self.session is None or public_events is None:    # the game was closed in between
+            return
         if self.result_view is None:                     # dropped after a finished game's summary
             from ui.screens.result import ResultView
             self.result_view = ResultView(screen=self)
