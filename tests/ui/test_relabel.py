@@ -4,13 +4,19 @@ from companion.table import GONE, SEEN, PadEvent
 from ui import harness
 
 
-def test_a_claimed_card_is_shown_on_the_cards_screen_and_assign_confirms_it(home):
-    app = home
-    uid = "04C1A1A1A1A1A1"
+def cards_screen_with_a_registered_tag(app, uid: str):
+    """The Cards screen open for Sam's, ``uid`` registered as the 7 of Hearts; returns the store."""
     store = app.controller.store
     store.tags.register(uid, "sams.7h")
     app.go("cards", game="sams")
     harness.frames(2)
+    return store
+
+
+def test_a_claimed_card_is_shown_on_the_cards_screen_and_assign_confirms_it(home):
+    app = home
+    uid = "04C1A1A1A1A1A1"
+    store = cards_screen_with_a_registered_tag(app, uid)
     # A phone rewrote the tag: it now says it is the 10 of spades.
     app.controller.handle_pad_event(PadEvent("scan", uid, SEEN, 0.0, card_id="sams.10s"))
     harness.frames(1)
@@ -27,10 +33,7 @@ def test_while_enrolling_a_tag_is_what_this_table_registered_and_its_claim_waits
     note names the registered card (the claim overrides nothing) and the claim waits for Assign."""
     app = home
     uid = "04C1A1A1A1A1B2"
-    store = app.controller.store
-    store.tags.register(uid, "sams.7h")
-    app.go("cards", game="sams")
-    harness.frames(2)
+    store = cards_screen_with_a_registered_tag(app, uid)
     screen = app.root.get_screen("cards")
     harness.tap(harness.button("Enrol a whole deck"))
     harness.tap(harness.button("Every Sam's card (36 cards)"))
@@ -49,10 +52,7 @@ def test_a_claim_the_database_cannot_keep_is_one_sentence_on_the_cards_screen(ho
     writes (here its read-only mode) is said on the banner; the registry keeps its card."""
     app = home
     uid = "04C1A1A1A1A1C3"
-    store = app.controller.store
-    store.tags.register(uid, "sams.7h")
-    app.go("cards", game="sams")
-    harness.frames(2)
+    store = cards_screen_with_a_registered_tag(app, uid)
     screen = app.root.get_screen("cards")
     store.readonly = True
     try:
