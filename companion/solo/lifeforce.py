@@ -65,6 +65,44 @@ def _catalogue() -> None:
 
 _catalogue()
 
+# Random numbers: one ``getrandbits(30)`` read in mixed radix (r % n, then r // n % (n - 1), …)
+# is one of n·(n-1)·… equally likely orders, provided r lies below a multiple of that product
+# (others are drawn again, as CPython's ``randrange`` does); a float to int per pick costs more.
+BITS = 30
+#   a build from a hand of n: the animal (n), low or max (2), then the support in order (n-1, …, 1)
+BUILD_LIMIT = [0] * (HAND_SIZE + 1)
+for _n in range(1, HAND_SIZE + 1):
+    _p = 2 * math.factorial(_n)
+    BUILD_LIMIT[_n] = (1 << BITS) // _p * _p
+#   a draw of k cards from a pile of n: DRAW_LIMIT[k][n], for piles of up to 64 cards (64·63·…·60
+#   < 2^30; a pile holds at most a deck, 50 cards)
+PILE_MAX = 64
+DRAW_LIMIT = [[0] * (PILE_MAX + 1) for _ in range(HAND_SIZE + 1)]
+for _k in range(1, HAND_SIZE + 1):
+    for _n in range(_k, PILE_MAX + 1):
+        _p = math.perm(_n, _k)
+        DRAW_LIMIT[_k][_n] = (1 << BITS) // _p * _p
+# DUEL[colour][colour]: the first's and the second's multiplier, and whether it is a stalemate pair
+DUEL = [[(2 if STRONG[a][b] else 1, 2 if STRONG[b][a] else 1, a in PG and b in PG)
+         for b in range(len(catalogue.COLOURS))] for a in range(len(catalogue.COLOURS))]
+
+
+def _take(hand: list[int], deck: list[int], k: int, getrandbits) -> None:
+    """Move ``k`` uniformly random cards of ``deck`` (at least ``k``) to ``hand``."""
+    n = len(deck)
+    lim = DRAW_LIMIT[k][n]
+    r = getrandbits(BITS)
+    while r >= lim:
+        r = getrandbits(BITS)
+    while k:
+        j = r % n
+        r //= n
+        n -= 1
+        hand.append(deck[j])
+        deck[j] = deck[n]
+        k -= 1
+    del deck[n:]
+
 
 def card_id(card: int) -> str:
     return catalogue.ORDER[card]
@@ -171,28 +209,40 @@ class Game:
             self._resolve()
 
     def build_randomly(self) -> None:
-        """The seat to move makes :func:`random_build`'s kind of build, unrolled for speed: the
-        hand is shuffled in place (it is a bag) and the build is its tail."""
+        """The seat to move makes :func:`random_build`'s kind of build (a random animal, a random
+        mode if it has a range, random support until its lifespan is reached; another animal
+        when the rest of the hand cannot reach it), unrolled for speed: the hand is shuffled in
+        place (it is a bag) and the build is its tail, each try one random number.
+        :meth:`play_game_randomly` repeats this code inline."""
         seat = self.turn
-        hand, rnd = self.hand[seat], self.rng.random
+        hand, getrandbits = self.hand[seat], self.rng.getrandbits
         n = len(hand)
-        for _ in range(4):
-            i = int(rnd() * n)
+        lim = BUILD_LIMIT[n]
+        tries = 4
+        while tries:
+            r = getrandbits(BITS)
+            if r >= lim:
+                continue
+            tries -= 1
+            i = r % n
+            r //= n
             animal = hand[i]
-            hand[i] = hand[n - 1]
-            hand[n - 1] = animal
-            low = LOW[animal]
-            if low and rnd() < 0.5:
-                need, low = low, 1
+            m = n - 1
+            hand[i] = hand[m]
+            hand[m] = animal
+            need = LOW[animal]
+            if need and r & 1:
+                low = 1
             else:
                 need, low = MAX[animal], 0
-            m = n - 1
+            r >>= 1
             total = 0
             while m and total < need:
-                k = int(rnd() * m)
+                j = r % m
+                r //= m
                 m -= 1
-                c = hand[k]
-                hand[k] = hand[m]
+                c = hand[j]
+                hand[j] = hand[m]
                 hand[m] = c
                 total += MAX[c]
             if total >= need:
@@ -203,11 +253,10 @@ class Game:
             low = 1 if LOW[animal] else 0
             hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
             m = n - 2
-        support = hand[m:n - 1]
+        if self.record is not None:
+            self.record.append((seat, (animal, low, tuple(hand[m:n - 1]))))
         self.table[seat] += hand[m:]
         del hand[m:]
-        if self.record is not None:
-            self.record.append((seat, (animal, low, tuple(support))))
         self.cur[seat] = animal
         self.life[seat] = LOW[animal] if low else MAX[animal]
         if self.stage == "attack":
@@ -222,24 +271,17 @@ class Game:
         need = HAND_SIZE - len(hand)
         if need <= 0:
             return
-        rnd = self.rng.random
         deck = self.deck[seat]
-        while need:
-            n = len(deck)
-            if not n:
-                if not self.discard[seat]:
-                    return
-                deck = self.deck[seat] = self.discard[seat]
-                self.discard[seat] = []
-                n = len(deck)
-            take = need if need < n else n
-            need -= take
-            for _ in range(take):
-                k = int(rnd() * n)
-                n -= 1
-                hand.append(deck[k])
-                deck[k] = deck[n]
-            del deck[n:]
+        if len(deck) < need:                       # all of it, then the discard pile is the deck
+            hand += deck
+            need -= len(deck)
+            deck = self.deck[seat] = self.discard[seat]
+            self.discard[seat] = []
+            if len(deck) <= need:
+                hand += deck
+                deck.clear()
+                return
+        _take(hand, deck, need, self.rng.getrandbits)
 
     def _resolve(self) -> None:
         """The engine's ``_resolve``: score the duel, then a stalemate duel or the battle's end."""
@@ -314,20 +356,138 @@ class Game:
         "stalemate", totals)`` / ``(None, "battle", (winner, totals, to
         graveyard, to discard))`` when a duel is resolved; :func:`to_actions`
         turns the seat's entries into the engine's actions.
+
+        This is what ``bench engines`` times, so it is one loop over duels with
+        the game in local variables: :meth:`build_randomly`, :meth:`_resolve`,
+        :meth:`_draw` and :meth:`call` written out (the same random numbers in
+        the same order: ``tests/solo/test_lifeforce_model.py`` plays the game
+        through those methods too and asserts the same record).
         """
         self.record = record
         self.horizon = NO_HORIZON
-        rnd = self.rng.random
+        rng = self.rng
+        rnd, getrandbits = rng.random, rng.getrandbits
         if self.stage == "setup":
             for seat in (0, 1):
                 if rnd() * mulligan_one_in < 1:
                     self.mulligan(seat)
             self.start(int(rnd() * 2))
-        while self.stage != "over":
-            if self.stage == "call":
-                self.call(rnd() < 0.5)
+        elif self.stage == "counter":              # finish the duel under way
+            self.build_randomly()
+        hands, decks, discards, graves, table = self.hand, self.deck, self.discard, self.grave, self.table
+        hand0, hand1 = hands
+        cur, life = self.cur, self.life
+        tot0, tot1 = self.tot
+        stage, starter, battle, duels = self.stage, self.starter, self.battle, self.duels
+        winner, last = self.battle_winner, self.last_battle
+        max_, low_, colour, duel = MAX, LOW, COLOUR, DUEL
+        build_limit, draw_limit, hand_size = BUILD_LIMIT, DRAW_LIMIT, HAND_SIZE
+        while stage != "over":
+            if stage == "call":
+                call = rnd() < 0.5
+                if record is not None:
+                    record.append((winner, "call" if call else "check"))
+                starter = winner if call else 1 - winner
+                battle += 1
+                winner = None
+            # one duel: the attack, the counter (build_randomly) …
+            for seat in (starter, 1 - starter):
+                hand = hands[seat]
+                n = len(hand)
+                lim = build_limit[n]
+                tries = 4
+                while tries:
+                    r = getrandbits(30)
+                    if r >= lim:
+                        continue
+                    tries -= 1
+                    i = r % n
+                    r //= n
+                    animal = hand[i]
+                    m = n - 1
+                    hand[i] = hand[m]
+                    hand[m] = animal
+                    need = low_[animal]
+                    if need and r & 1:
+                        low = 1
+                    else:
+                        need, low = max_[animal], 0
+                    r >>= 1
+                    total = 0
+                    while m and total < need:
+                        j = r % m
+                        r //= m
+                        m -= 1
+                        c = hand[j]
+                        hand[j] = hand[m]
+                        hand[m] = c
+                        total += max_[c]
+                    if total >= need:
+                        break
+                else:
+                    hand.sort(key=max_.__getitem__)
+                    animal = hand[0]
+                    low = 1 if low_[animal] else 0
+                    need = low_[animal] or max_[animal]
+                    hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
+                    m = n - 2
+                if record is not None:
+                    record.append((seat, (animal, low, tuple(hand[m:n - 1]))))
+                table[seat] += hand[m:]
+                del hand[m:]
+                cur[seat] = animal
+                life[seat] = need
+            # … its score (_resolve) …
+            animal0, animal1 = cur
+            double0, double1, pg = duel[colour[animal0]][colour[animal1]]
+            tot0 += life[0] * double0
+            tot1 += life[1] * double1
+            duels += 1
+            if pg or tot0 == tot1:
+                if record is not None:
+                    record.append((None, "stalemate", [tot0, tot1]))
+                stage = "attack"
             else:
-                self.build_randomly()
+                winner = 0 if tot0 > tot1 else 1
+                loser = 1 - winner
+                lost, kept = table[loser], table[winner]
+                last = (winner, [tot0, tot1], len(lost), len(kept))
+                if record is not None:
+                    record.append((None, "battle", last))
+                graves[loser] += lost
+                discards[winner] += kept
+                table[0], table[1] = [], []
+                tot0 = tot1 = duels = 0
+                stage = "call"
+            # … and both draw to 5 (_draw)
+            for seat in (0, 1):
+                hand = hands[seat]
+                need = hand_size - len(hand)
+                deck = decks[seat]
+                n = len(deck)
+                if n < need:
+                    self._draw(seat)
+                    continue
+                lim = draw_limit[need][n]
+                r = getrandbits(30)
+                while r >= lim:
+                    r = getrandbits(30)
+                while need:
+                    j = r % n
+                    r //= n
+                    n -= 1
+                    hand.append(deck[j])
+                    deck[j] = deck[n]
+                    need -= 1
+                del deck[n:]
+            if len(hand0) < 2 or len(hand1) < 2:   # _out_of_cards
+                stage = "over"
+        short0, short1 = len(hand0) < 2, len(hand1) < 2
+        self.winner = None if short0 == short1 else (1 if short0 else 0)
+        self.stage = self.phase = "over"
+        self.turn = self.battle_winner = None
+        self.starter, self.battle, self.duels, self.last_battle = starter, battle, duels, last
+        self.cur, self.tot = [-1, -1], [tot0, tot1]
         self.record = None
         return self.winner
 
@@ -412,9 +572,13 @@ def new_game(seed: int, decks: list[list[str]] | None = None) -> Game:
     """A fresh game in setup: each seat's 50 cards in its deck, 5 of them drawn."""
     _catalogue()
     decks = decks or sample_decks()
+    return _deal(random.Random(seed), [INDEX[c] for c in decks[0]], [INDEX[c] for c in decks[1]])
+
+
+def _deal(rng: random.Random, deck0: list[int], deck1: list[int]) -> Game:
     g = Game.__new__(Game)
-    g.rng = random.Random(seed)
-    g.deck = [[INDEX[c] for c in decks[0]], [INDEX[c] for c in decks[1]]]
+    g.rng = rng
+    g.deck = [deck0[:], deck1[:]]
     g.hand = [[], []]
     g.discard, g.grave, g.table = [[], []], [[], []], [[], []]
     g.cur, g.life, g.tot = [-1, -1], [0, 0], [0, 0]
@@ -427,10 +591,14 @@ def new_game(seed: int, decks: list[list[str]] | None = None) -> Game:
 
 
 def random_games(n: int, seed: int = 1) -> int:
-    """Play ``n`` whole random games on the fast path (what ``bench engines`` times)."""
+    """Play ``n`` whole random games on the fast path (what ``bench engines`` times), one after
+    another from one random stream (seeding a generator per game would cost a few per cent)."""
+    _catalogue()
     decks = sample_decks()
-    for i in range(n):
-        new_game(seed + i, decks).play_game_randomly()
+    deck0, deck1 = [INDEX[c] for c in decks[0]], [INDEX[c] for c in decks[1]]
+    rng = random.Random(seed)
+    for _ in range(n):
+        _deal(rng, deck0, deck1).play_game_randomly()
     return n
 
 
