@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import permutations
+from operator import itemgetter
 
 from companion.games.lifeforce import animals as catalogue
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks
@@ -69,9 +71,13 @@ _catalogue()
 # is one of n·(n-1)·… equally likely orders, provided r lies below a multiple of that product
 # (others are drawn again, as CPython's ``randrange`` does); a float to int per pick costs more.
 BITS = 30
-#   a build from a hand of n: the animal (n), low or max (2), then the support in order (n-1, …, 1)
+#   a build from a hand of n: one of the n! orders of the hand (the animal first, then the support
+#   in the order it is tried), PERMS[n][r % n!], each an itemgetter that returns the hand in that
+#   order, and low or max (r // n! & 1); BUILD_LIMIT[n] is below 2^30 and a multiple of 2·n!
+PERMS: list[list] = [[] for _ in range(HAND_SIZE + 1)]
 BUILD_LIMIT = [0] * (HAND_SIZE + 1)
-for _n in range(1, HAND_SIZE + 1):
+for _n in range(2, HAND_SIZE + 1):
+    PERMS[_n] = [itemgetter(*order) for order in permutations(range(_n))]
     _p = 2 * math.factorial(_n)
     BUILD_LIMIT[_n] = (1 << BITS) // _p * _p
 #   a draw of k cards from a pile of n: DRAW_LIMIT[k][n], for piles of up to 64 cards (64·63·…·60
@@ -102,6 +108,47 @@ def _take(hand: list[int], deck: list[int], k: int, getrandbits) -> None:
         deck[j] = deck[n]
         k -= 1
     del deck[n:]
+
+
+
+def _pick_build(hand: list[int], getrandbits) -> tuple[tuple, int, int, int]:
+    """:func:`random_build`'s kind of build from ``hand``: a random animal, low or max at random
+    if it has a range, then support in random order until the lifespan is reached; up to four
+    tries (another animal when the rest cannot reach it), then the weakest animal said low with
+    the strongest card.  Returns the hand in a new order, the build its first ``k`` cards, and
+    ``k``, low, the declared lifespan.  (:meth:`Game.play_game_randomly` unrolls it for a hand of
+    5, with the same random numbers.)"""
+    n = len(hand)
+    lim, perms, f = BUILD_LIMIT[n], PERMS[n], len(PERMS[n])
+    tries = 4
+    while tries:
+        r = getrandbits(BITS)
+        if r >= lim:
+            continue
+        tries -= 1
+        h = perms[r % f](hand)
+        animal = h[0]
+        need = LOW[animal]
+        if need and r // f & 1:
+            low = 1
+        else:
+            need, low = MAX[animal], 0
+        total = 0
+        k = 1
+        while k < n:
+            total += MAX[h[k]]
+            k += 1
+            if total >= need:
+                return h, k, low, need
+    return _weakest_build(hand)
+
+
+def _weakest_build(hand: list[int]) -> tuple[tuple, int, int, int]:
+    """:func:`_pick_build` after four tries: the weakest animal (low if it has a range) with the
+    strongest card, which always reaches it (the engine's ``_can_support``)."""
+    ordered = sorted(hand, key=MAX.__getitem__)
+    animal = ordered[0]
+    return (animal, ordered[-1], *ordered[1:-1]), 2, 1 if LOW[animal] else 0, LOW[animal] or MAX[animal]
 
 
 def card_id(card: int) -> str:
@@ -209,56 +256,18 @@ class Game:
             self._resolve()
 
     def build_randomly(self) -> None:
-        """The seat to move makes :func:`random_build`'s kind of build (a random animal, a random
-        mode if it has a range, random support until its lifespan is reached; another animal
-        when the rest of the hand cannot reach it), unrolled for speed: the hand is shuffled in
-        place (it is a bag) and the build is its tail, each try one random number.
-        :meth:`play_game_randomly` repeats this code inline."""
+        """The seat to move makes :func:`random_build`'s kind of build (:func:`_pick_build`, each
+        try one random number)."""
         seat = self.turn
-        hand, getrandbits = self.hand[seat], self.rng.getrandbits
-        n = len(hand)
-        lim = BUILD_LIMIT[n]
-        tries = 4
-        while tries:
-            r = getrandbits(BITS)
-            if r >= lim:
-                continue
-            tries -= 1
-            i = r % n
-            r //= n
-            animal = hand[i]
-            m = n - 1
-            hand[i] = hand[m]
-            hand[m] = animal
-            need = LOW[animal]
-            if need and r & 1:
-                low = 1
-            else:
-                need, low = MAX[animal], 0
-            r >>= 1
-            total = 0
-            while m and total < need:
-                j = r % m
-                r //= m
-                m -= 1
-                c = hand[j]
-                hand[j] = hand[m]
-                hand[m] = c
-                total += MAX[c]
-            if total >= need:
-                break
-        else:
-            hand.sort(key=MAX.__getitem__)
-            animal = hand[0]
-            low = 1 if LOW[animal] else 0
-            hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
-            m = n - 2
+        hand = self.hand[seat]
+        h, k, low, need = _pick_build(hand, self.rng.getrandbits)
+        animal = h[0]
         if self.record is not None:
-            self.record.append((seat, (animal, low, tuple(hand[m:n - 1]))))
-        self.table[seat] += hand[m:]
-        del hand[m:]
+            self.record.append((seat, (animal, low, h[1:k])))
+        self.table[seat] += h[:k]
+        hand[:] = h[k:]
         self.cur[seat] = animal
-        self.life[seat] = LOW[animal] if low else MAX[animal]
+        self.life[seat] = need
         if self.stage == "attack":
             self.stage, self.turn = "counter", 1 - seat
         else:
@@ -381,7 +390,7 @@ class Game:
         stage, starter, battle, duels = self.stage, self.starter, self.battle, self.duels
         winner, last = self.battle_winner, self.last_battle
         max_, low_, colour, duel = MAX, LOW, COLOUR, DUEL
-        build_limit, draw_limit, hand_size = BUILD_LIMIT, DRAW_LIMIT, HAND_SIZE
+        limit5, perms5, draw_limit, hand_size = BUILD_LIMIT[5], PERMS[5], DRAW_LIMIT, HAND_SIZE
         while stage != "over":
             if stage == "call":
                 call = rnd() < 0.5
@@ -393,48 +402,46 @@ class Game:
             # one duel: the attack, the counter (build_randomly) …
             for seat in (starter, 1 - starter):
                 hand = hands[seat]
-                n = len(hand)
-                lim = build_limit[n]
-                tries = 4
-                while tries:
-                    r = getrandbits(30)
-                    if r >= lim:
-                        continue
-                    tries -= 1
-                    i = r % n
-                    r //= n
-                    animal = hand[i]
-                    m = n - 1
-                    hand[i] = hand[m]
-                    hand[m] = animal
-                    need = low_[animal]
-                    if need and r & 1:
-                        low = 1
-                    else:
-                        need, low = max_[animal], 0
-                    r >>= 1
-                    total = 0
-                    while m and total < need:
-                        j = r % m
-                        r //= m
-                        m -= 1
-                        c = hand[j]
-                        hand[j] = hand[m]
-                        hand[m] = c
-                        total += max_[c]
-                    if total >= need:
+                if len(hand) == 5:
+                    tries = 4
+                    while tries:
+                        r = getrandbits(30)
+                        if r >= limit5:
+                            continue
+                        tries -= 1
+                        h = perms5[r % 120](hand)
+                        animal = h[0]
+                        need = low_[animal]
+                        if need and r // 120 & 1:
+                            low = 1
+                        else:
+                            need, low = max_[animal], 0
+                        total = max_[h[1]]
+                        if total >= need:
+                            k = 2
+                        else:
+                            total += max_[h[2]]
+                            if total >= need:
+                                k = 3
+                            else:
+                                total += max_[h[3]]
+                                if total >= need:
+                                    k = 4
+                                elif total + max_[h[4]] >= need:
+                                    k = 5
+                                else:
+                                    continue
                         break
+                    else:
+                        h, k, low, need = _weakest_build(hand)
+                        animal = h[0]
                 else:
-                    hand.sort(key=max_.__getitem__)
-                    animal = hand[0]
-                    low = 1 if low_[animal] else 0
-                    need = low_[animal] or max_[animal]
-                    hand[0], hand[-2], hand[-1] = hand[-2], hand[-1], animal
-                    m = n - 2
+                    h, k, low, need = _pick_build(hand, getrandbits)
+                    animal = h[0]
                 if record is not None:
-                    record.append((seat, (animal, low, tuple(hand[m:n - 1]))))
-                table[seat] += hand[m:]
-                del hand[m:]
+                    record.append((seat, (animal, low, h[1:k])))
+                table[seat] += h[:k]
+                hand[:] = h[k:]
                 cur[seat] = animal
                 life[seat] = need
             # … its score (_resolve) …
