@@ -101,13 +101,10 @@ def _take(hand: list[int], deck: list[int], k: int, getrandbits) -> None:
     while r >= lim:
         r = getrandbits(BITS)
     while k:
-        j = r % n
+        hand.append(deck.pop(r % n))
         r //= n
         n -= 1
-        hand.append(deck[j])
-        deck[j] = deck[n]
         k -= 1
-    del deck[n:]
 
 
 
@@ -388,7 +385,7 @@ class Game:
         cur, life = self.cur, self.life
         tot0, tot1 = self.tot
         stage, starter, battle, duels = self.stage, self.starter, self.battle, self.duels
-        winner, last = self.battle_winner, self.last_battle
+        winner, last = self.battle_winner, None
         max_, low_, colour, duel = MAX, LOW, COLOUR, DUEL
         limit5, perms5, draw_limit, hand_size = BUILD_LIMIT[5], PERMS[5], DRAW_LIMIT, HAND_SIZE
         while stage != "over":
@@ -458,43 +455,52 @@ class Game:
                 winner = 0 if tot0 > tot1 else 1
                 loser = 1 - winner
                 lost, kept = table[loser], table[winner]
-                last = (winner, [tot0, tot1], len(lost), len(kept))
+                last = (winner, tot0, tot1, lost, kept)   # last_battle, once the game is over
                 if record is not None:
-                    record.append((None, "battle", last))
+                    record.append((None, "battle", (winner, [tot0, tot1], len(lost), len(kept))))
                 graves[loser] += lost
                 discards[winner] += kept
                 table[0], table[1] = [], []
                 tot0 = tot1 = duels = 0
                 stage = "call"
-            # … and both draw to 5 (_draw)
+            # … and both draw to 5 (_draw; at least 2 cards each, for each has just built)
             for seat in (0, 1):
                 hand = hands[seat]
                 need = hand_size - len(hand)
                 deck = decks[seat]
                 n = len(deck)
-                if n < need:
+                if n < need:                       # the discard pile becomes the deck
                     self._draw(seat)
+                    if len(hand) < 2:              # _out_of_cards
+                        stage = "over"
                     continue
                 lim = draw_limit[need][n]
                 r = getrandbits(30)
                 while r >= lim:
                     r = getrandbits(30)
-                while need:
-                    j = r % n
+                hand.append(deck.pop(r % n))
+                r //= n
+                n -= 1
+                hand.append(deck.pop(r % n))
+                if need > 2:
                     r //= n
                     n -= 1
-                    hand.append(deck[j])
-                    deck[j] = deck[n]
-                    need -= 1
-                del deck[n:]
-            if len(hand0) < 2 or len(hand1) < 2:   # _out_of_cards
-                stage = "over"
+                    hand.append(deck.pop(r % n))
+                    if need > 3:
+                        r //= n
+                        n -= 1
+                        hand.append(deck.pop(r % n))
+                        if need > 4:
+                            hand.append(deck.pop(r // n % (n - 1)))
         short0, short1 = len(hand0) < 2, len(hand1) < 2
         self.winner = None if short0 == short1 else (1 if short0 else 0)
         self.stage = self.phase = "over"
         self.turn = self.battle_winner = None
-        self.starter, self.battle, self.duels, self.last_battle = starter, battle, duels, last
+        self.starter, self.battle, self.duels = starter, battle, duels
         self.cur, self.tot = [-1, -1], [tot0, tot1]
+        if last is not None:
+            winner, tot0, tot1, lost, kept = last
+            self.last_battle = (winner, [tot0, tot1], len(lost), len(kept))
         self.record = None
         return self.winner
 

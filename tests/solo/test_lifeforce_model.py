@@ -41,6 +41,12 @@ def _agree(state: dict, g: model.Game, where: str) -> None:
     assert state["winner"] == g.winner, where
 
 
+def _places(g: model.Game) -> tuple:
+    """Every pile of both seats (as sets: the model's piles are bags) and the game's counters."""
+    return ([sorted(pile[s]) for pile in (g.deck, g.hand, g.discard, g.grave, g.table) for s in (0, 1)],
+            g.stage, g.winner, g.battle, g.duels, g.tot, g.cur, g.last_battle)
+
+
 def _feed(state: dict, record: list, where: str) -> dict:
     """Every entry of ``record`` through the engine; a resolved duel must be scored alike."""
     for entry in record:
@@ -78,7 +84,8 @@ def replay_and_compare(seed: int, branches: int = 0) -> int:
     Returns the number of branched battles."""
     game = model.new_game(seed, DECKS)
     whole: list = []
-    model.new_game(seed, DECKS).play_game_randomly(whole)
+    whole_game = model.new_game(seed, DECKS)
+    whole_game.play_game_randomly(whole)
     # the same game step by step (same seed, same draws), the engine in lockstep
     game.record = record = []
     game.horizon = model.NO_HORIZON
@@ -106,7 +113,9 @@ def replay_and_compare(seed: int, branches: int = 0) -> int:
             where = f"game {seed}, a battle branched after battle {battle}"
             _agree(_feed(state, other.record, where), other, where)
             branched += 1
-    assert record == whole                    # step by step is play_game_randomly
+    assert record == whole                    # step by step is play_game_randomly …
+    assert _places(whole_game) == _places(game)    # … and leaves every card where it leaves them
+    assert model.new_game(seed, DECKS).play_game_randomly() == game.winner   # unrecorded: the same game
     assert state["phase"] == "over"
     return branched
 
