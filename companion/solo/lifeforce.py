@@ -520,33 +520,49 @@ def builds(hand: list[int]) -> list[tuple]:
     return found
 
 
+_SUBSETS: dict[int, tuple] = {}
+
+
+def _subsets(n: int) -> tuple:
+    """For a hand of ``n``: per position, the masks of the non-empty subsets of the other
+    positions in increasing order; per mask its size and its positions."""
+    found = _SUBSETS.get(n)
+    if found is None:
+        found = _SUBSETS[n] = (
+            [[mask for mask in range(1, 1 << n) if not mask >> i & 1] for i in range(n)],
+            [mask.bit_count() for mask in range(1 << n)],
+            [tuple(j for j in range(n) if mask >> j & 1) for mask in range(1 << n)])
+    return found
+
+
 def _builds(hand: list[int]) -> list[tuple]:
+    """:func:`builds` for a sorted hand, worked out: the total of every subset of the hand (one
+    addition each), then per animal and mode the subsets of the other cards
+    that reach the lifespan, the fewest (then the lowest total) and the cheapest (then the
+    fewest), the first in mask order on a tie — each a minimum of integers that hold the
+    order's keys and the mask in their bits."""
+    n = len(hand)
+    others, sizes, positions = _subsets(n)
+    total = [0]
+    for card in hand:                        # the subsets with this card: bit j is hand[j]
+        lifespan_max = MAX[card]
+        total += [t + lifespan_max for t in total]
+    # 20 bits for a total (a sum of at most 4 lifespans), 4 for a size, n for the mask
+    fewest = [(sizes[mask] << 20 | total[mask]) << n | mask for mask in range(1 << n)]
+    cheapest = [(total[mask] << 4 | sizes[mask]) << n | mask for mask in range(1 << n)]
+    low_bits = (1 << n) - 1
+    get = hand.__getitem__
     out = []
     seen = set()
-    n = len(hand)
     for i in range(n):
         animal = hand[i]
-        others = hand[:i] + hand[i + 1:]
-        # every subset of the others: (cards, total, tuple)
-        subsets = []
-        m = len(others)
-        for mask in range(1, 1 << m):
-            total = 0
-            chosen = []
-            for j in range(m):
-                if mask >> j & 1:
-                    total += MAX[others[j]]
-                    chosen.append(others[j])
-            subsets.append((len(chosen), total, chosen))
         for low in ((0, 1) if LOW[animal] else (0,)):
             need = LOW[animal] if low else MAX[animal]
-            fit = [s for s in subsets if s[1] >= need]
+            fit = [mask for mask in others[i] if total[mask] >= need]
             if not fit:
                 continue
-            fewest = min(fit, key=lambda s: (s[0], s[1]))
-            cheapest = min(fit, key=lambda s: (s[1], s[0]))
-            for s in (fewest, cheapest):
-                move = (animal, low, tuple(sorted(s[2])))
+            for key in (fewest, cheapest):
+                move = (animal, low, tuple(map(get, positions[min(map(key.__getitem__, fit)) & low_bits])))
                 if move not in seen:
                     seen.add(move)
                     out.append(move)
@@ -714,16 +730,17 @@ class InfoSet:
         g.phase, g.winner, g.record, g.last_battle, g.searcher = "play", None, None, None, self.seat
         g.horizon = g.battle + 1 if g.stage == "call" else g.battle
         g.duels = self.n_duels
-        unseen = self.unseen[:]
-        rng.shuffle(unseen)
-        other = 1 - self.seat
+        unseen, dealt = self.unseen[:], []        # the deck is a bag: only the hand is dealt
         k = min(self.opponent_hand, len(unseen))
+        if k:
+            _take(dealt, unseen, k, rng.getrandbits)
+        other = 1 - self.seat
         hands = [None, None]
         hands[self.seat] = self.hand[:]
-        hands[other] = unseen[:k]
+        hands[other] = dealt
         decks = [None, None]
         decks[self.seat] = self.deck[self.seat][:]
-        decks[other] = unseen[k:]
+        decks[other] = unseen
         g.hand, g.deck = hands, decks
         g.discard = [self.discard[0][:], self.discard[1][:]]
         g.grave = [self.grave[0][:], self.grave[1][:]]

@@ -1,5 +1,6 @@
 """The solo player of Lifeforce Battle: secret-keeping, legal, and better than chance."""
 import random
+from itertools import combinations
 
 from companion.games.lifeforce import RULES, sample_decks
 from companion.solo import lifeforce as model
@@ -122,3 +123,37 @@ def test_bench_solo_reports_lifeforce_with_the_same_keys_as_sams():
         assert key in out
     assert out["moves_thought"] > 10
     assert "error" in bench_solo(game="chess", games=1)
+
+
+def test_the_build_menu_offers_per_animal_and_mode_the_fewest_and_the_cheapest_support():
+    """``builds`` (the search's moves) against its definition, every subset of the rest of the
+    hand tried: per animal and mode that some support reaches, the fewest cards (then the lowest
+    total of maximum lifespans) and the cheapest (then the fewest), each once, as sorted tuples."""
+    rng = random.Random(3)
+    ranged = [c for c in range(len(model.MAX)) if model.LOW[c]]
+    pool = sorted({model.INDEX[c] for c in DECKS[0] + DECKS[1]} | set(ranged))
+
+    def total(cards):
+        return sum(model.MAX[c] for c in cards)
+
+    for _ in range(2000):
+        hand = rng.sample(pool, rng.choice((2, 3, 4, 5, 5)))
+        offered: dict = {}
+        for animal, low, support in model.builds(hand):
+            assert support == tuple(sorted(support)) and animal not in support
+            offered.setdefault((animal, low), []).append(support)
+        reaching = {}
+        for animal in hand:
+            rest = [c for c in hand if c != animal]
+            for low in ((0, 1) if model.LOW[animal] else (0,)):
+                fit = [s for k in range(1, len(rest) + 1) for s in combinations(sorted(rest), k)
+                       if total(s) >= model.lifespan(animal, low)]
+                if fit:
+                    reaching[(animal, low)] = fit
+        assert offered.keys() == reaching.keys(), hand
+        for key, supports in offered.items():
+            fit = reaching[key]
+            assert all(s in fit for s in supports), (hand, key)
+            fewest = min((len(s), total(s)) for s in fit)
+            cheapest = min((total(s), len(s)) for s in fit)[::-1]
+            assert sorted((len(s), total(s)) for s in supports) == sorted({fewest, cheapest}), (hand, key)
