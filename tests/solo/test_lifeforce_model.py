@@ -15,7 +15,9 @@ the first 300, one more random battle played from that position on a copy of
 the model with another seed (3,000 more battles, each checked the same way
 against the engine's state at that position).
 """
+import math
 import random
+from collections import Counter
 
 from companion.games.lifeforce import RULES, sample_decks
 from companion.games.lifeforce.animals import BIT
@@ -125,3 +127,47 @@ def test_fast_path_agrees_with_the_engine_over_10000_random_games_and_3000_more_
     # branch a further random battle from about ten of their positions.
     branched = sum(replay_and_compare(seed, branches=10 if seed < 300 else 0) for seed in range(10_000))
     assert branched >= 3_000
+
+
+def _uniform_enough(counts: Counter, cells: int) -> bool:
+    """Chi-square of ``counts`` against equal frequencies over ``cells`` possible keys (an
+    unseen key counts as 0), within its mean plus six standard deviations: the seeds are
+    fixed, so this is a bound that a bias of a few per cent breaks, not a p-value."""
+    expected, df = sum(counts.values()) / cells, cells - 1
+    chi2 = sum((o - expected) ** 2 for o in counts.values()) / expected + (cells - len(counts)) * expected
+    return len(counts) <= cells and chi2 < df + 6 * math.sqrt(2 * df)
+
+
+def test_random_builds_and_draws_are_uniform():
+    """The fast path's random player is :func:`model.random_build`'s: the animal equally likely
+    any card of the hand, low or max at even odds for a ranged animal, the first support card
+    equally likely any other card; a draw equally likely any card of the deck.  20,000 builds
+    from one hand of 5 (the Stag Beetle, 3-7, among cards of 20-23 years: every animal can be
+    supported, so no try fails) and 20,000 draws of 3 from one deck of 45."""
+    beetle = model.INDEX["lifeforce.stag-beetle"]
+    others = [c for c in range(len(model.MAX)) if not model.LOW[c] and 20 <= model.MAX[c] <= 23][:4]
+    hand = [beetle, *others]
+    g = model.new_game(3, DECKS)
+    g.rng = random.Random(8)
+    animals, first_support, lows = Counter(), Counter(), Counter()
+    for _ in range(20_000):
+        g.hand[0], g.table[0], g.stage, g.turn, g.record = hand[:], [], "attack", 0, []
+        g.build_randomly()
+        (_, (animal, low, support)), = g.record
+        assert sorted([animal, *support] + g.hand[0]) == sorted(hand)
+        assert sum(model.MAX[c] for c in support) >= model.lifespan(animal, low)
+        animals[animal] += 1
+        first_support[animal, support[0]] += 1
+        if animal == beetle:
+            lows[low] += 1
+    assert _uniform_enough(animals, 5)
+    assert _uniform_enough(first_support, 5 * 4)
+    assert _uniform_enough(lows, 2)
+    deck = [model.INDEX[c] for c in DECKS[0]][:45]
+    drawn = Counter()
+    for _ in range(20_000):
+        got: list = []
+        model._take(got, deck[:], 3, g.rng.getrandbits)
+        assert len(set(got)) == 3
+        drawn.update(got)
+    assert _uniform_enough(drawn, 45)
