@@ -107,7 +107,6 @@ def _take(hand: list[int], deck: list[int], k: int, getrandbits) -> None:
         k -= 1
 
 
-
 def _pick_build(hand: list[int], getrandbits) -> tuple[tuple, int, int, int]:
     """:func:`random_build`'s kind of build from ``hand``: a random animal, low or max at random
     if it has a range, then support in random order until the lifespan is reached; up to four
@@ -387,7 +386,8 @@ class Game:
         stage, starter, battle, duels = self.stage, self.starter, self.battle, self.duels
         winner, last = self.battle_winner, None
         max_, low_, colour, duel = MAX, LOW, COLOUR, DUEL
-        limit5, perms5, draw_limit, hand_size = BUILD_LIMIT[5], PERMS[5], DRAW_LIMIT, HAND_SIZE
+        bits, draw_limit, hand_size = BITS, DRAW_LIMIT, HAND_SIZE
+        limit5, perms5, orders5 = BUILD_LIMIT[5], PERMS[5], len(PERMS[5])
         while stage != "over":
             if stage == "call":
                 call = rnd() < 0.5
@@ -399,17 +399,17 @@ class Game:
             # one duel: the attack, the counter (build_randomly) …
             for seat in (starter, 1 - starter):
                 hand = hands[seat]
-                if len(hand) == 5:
+                if len(hand) == 5:                 # _pick_build, its running sum unrolled
                     tries = 4
                     while tries:
-                        r = getrandbits(30)
+                        r = getrandbits(bits)
                         if r >= limit5:
                             continue
                         tries -= 1
-                        h = perms5[r % 120](hand)
+                        h = perms5[r % orders5](hand)
                         animal = h[0]
                         need = low_[animal]
-                        if need and r // 120 & 1:
+                        if need and r // orders5 & 1:
                             low = 1
                         else:
                             need, low = max_[animal], 0
@@ -474,10 +474,10 @@ class Game:
                     if len(hand) < 2:              # _out_of_cards
                         stage = "over"
                     continue
-                lim = draw_limit[need][n]
-                r = getrandbits(30)
+                lim = draw_limit[need][n]          # _take, unrolled
+                r = getrandbits(bits)
                 while r >= lim:
-                    r = getrandbits(30)
+                    r = getrandbits(bits)
                 hand.append(deck.pop(r % n))
                 r //= n
                 n -= 1
