@@ -20,36 +20,47 @@ RULES = sams.RULES
 
 
 def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
-    """Play game ``seed`` on the fast path and replay it in the engine.  With
-    ``moves_first``, each round starts with up to that many random moves made one at a
-    time through :meth:`model.Game.apply` (as the search's tree does), so the playout
-    takes over mid-turn."""
+    """Play game ``seed`` on the fast path and replay it in the engine.  Without
+    ``moves_first`` that is :meth:`model.Game.play_game_randomly`, the whole game in one
+    call (as ``bench engines`` plays it).  With ``moves_first``, each round starts with up
+    to that many random moves made one at a time through :meth:`model.Game.apply` (as the
+    search's tree does), so :meth:`model.Game.play_round_randomly` takes over mid-turn."""
     game = model.new_game(seed, **options)
     record: list = []
-    rounds = []
+    rounds: list = []
     rng = random.Random(seed)
-    while True:
-        for _ in range(rng.randrange(moves_first + 1)):
-            seat, move = game.to_move(), rng.choice(game.moves())
-            game.apply(move)
-            record.append((seat, move))
-            if game.phase != "play":
+    if not moves_first:
+        game.play_game_randomly(record=record, rounds=rounds)
+        rounds = [(list(won), list(vp)) for won, vp in rounds]
+    else:
+        while True:
+            for _ in range(rng.randrange(moves_first + 1)):
+                seat, move = game.to_move(), rng.choice(game.moves())
+                game.apply(move)
+                record.append((seat, move))
+                if game.phase != "play":
+                    break
+            game.play_round_randomly(record=record)
+            rounds.append((list(game.last_round[0]), list(game.vp)))
+            if game.phase == "over":
                 break
-        game.play_round_randomly(record=record)
-        rounds.append((list(game.last_round[0]), list(game.vp)))
-        if game.phase == "over":
-            break
-        record.append((None, ("next_round",)))
-        game.next_round()
+            record.append((None, ("next_round",)))
+            game.next_round()
     state = RULES.setup({**options}, seed)
     for seat, move in record:
         action = {"type": "next_round", "seat": 0} if seat is None else model.to_action(seat, move)
         state, _ = RULES.apply(state, action)
     assert [(r["lanes_won"], r["vp"]) for r in state["rounds"]] == rounds, seed
-    assert state["winner"] == game.winner
+    assert state["phase"] == game.phase == "over" and state["winner"] == game.winner
     assert state["hand"] == [len(h) for h in game.hands]
     assert state["pile"] == len(game.pile) and state["discard"] == len(game.discard)
     assert state["set_aside"] == len(game.aside)
+    assert state["lanes"] == [[[sams.DECK[c] for c in lane] for lane in side] for side in game.lanes]
+    for seat in (0, 1):
+        for lane, cards in enumerate(game.lanes[seat]):
+            assert game.atk[seat][lane] == sum(model.RANK[c] for c in cards if model.RED[c])
+            assert game.dfn[seat][lane] == sum(model.RANK[c] for c in cards if not model.RED[c])
+            assert game.count[seat][lane] == len(cards)
 
 
 def test_fast_path_agrees_with_the_engine_over_10000_random_games():
