@@ -53,7 +53,7 @@ def _uniform(options: list, bits: int) -> list:
 MAX_TAKE = engine.OPENING_HAND
 DRAWS = [[n and math.perm(p, n) * ((1 << 30) // math.perm(p, n)) if p >= n else 0 for p in range(N + 1)]
          for n in range(MAX_TAKE + 1)]
-assert engine.DRAW_PER_TURN == engine.CARDS_PER_TURN == 3, "Game._play_randomly plays and draws a turn unrolled for 3"
+assert engine.DRAW_PER_TURN == engine.CARDS_PER_TURN == 3 and LANES == 5, "Game._play_randomly unrolls them"
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
@@ -311,30 +311,41 @@ class Game:
             return
         rnd, bits = self.rng.random, self.rng.getrandbits
         hands, lanes, vp = self.hands, self.lanes, self.vp
-        per_turn, turns, draw3, draw5 = engine.CARDS_PER_TURN, engine.TURNS, DRAWS[3], DRAWS[engine.OPENING_HAND]
+        per_turn, turns, draw3, win = engine.CARDS_PER_TURN, engine.TURNS, DRAWS[3], engine.VP_TO_WIN
         strict, majority = self.strict_retaliation, self.strict_majority
         full_turn, packed_of = FULL_TURN, PACKED
-        # the lane sums so far (a playout may start in the middle of a round), packed
-        packed = [[a | d << 8 | c << 16 for a, d, c in zip(*sums)]
-                  for sums in zip(self.atk, self.dfn, self.count)]
+        # one seat or both swap: u < chance is the first seat's one time in 20, and u < chance**2
+        # or chance <= u < either is the other's, independent of it (see the turn loop)
+        either, both = 2 * chance - chance * chance, chance * chance
+        played = self.played
+        if self.turn == 1 and played[0] == played[1] == 0:
+            packed = [[0] * LANES, [0] * LANES]
+        else:       # the lane sums so far (the search's playouts start in the middle of a round)
+            packed = [[a | d << 8 | c << 16 for a, d, c in zip(*sums)]
+                      for sums in zip(self.atk, self.dfn, self.count)]
         while True:                                             # a round
             played, redrawn, first, turn = self.played, self.redrawn, self.first, self.turn
-            order = (first, 1 - first)
+            second = 1 - first
+            seats = ((first, hands[first], packed[first], lanes[first]),
+                     (second, hands[second], packed[second], lanes[second]))
             made = ([], []) if record is not None else None
             while True:                                         # a turn
                 if played[0] == played[1] == 0:
-                    for seat in order:
-                        if not redrawn[seat] and len(hands[seat]) == 5 and rnd() < chance:
-                            if record is not None:
-                                record.append((seat, (REDRAW,)))
-                            self.aside += hands[seat]
-                            hands[seat] = []
-                            redrawn[seat] = True
-                            self._draw(seat, engine.DRAW_PER_TURN)
+                    # a hand of 5 is swapped one time in 20 (one random number for both seats)
+                    u = rnd()
+                    if u < either:
+                        for seat, hand, _, _ in seats:
+                            if (u < chance if seat == first else u < both or u >= chance) \
+                                    and not redrawn[seat] and len(hand) == 5:
+                                if record is not None:
+                                    record.append((seat, (REDRAW,)))
+                                self.aside += hand
+                                hand.clear()
+                                redrawn[seat] = True
+                                self._draw(seat, engine.DRAW_PER_TURN)
                 start = played[0] + played[1]
                 more = turn < turns
-                for seat in order:
-                    hand, side, stacks = hands[seat], packed[seat], lanes[seat]
+                for seat, hand, side, stacks in seats:
                     if played[seat] == 0 and len(hand) >= per_turn:
                         size, table = full_turn[len(hand)]
                         pick = table[bits(size)]
@@ -379,7 +390,7 @@ class Game:
                         self._draw(seat, engine.DRAW_PER_TURN)
                 if made is not None:
                     for n in range(start, 2 * per_turn):
-                        seat = order[n % 2]
+                        seat = second if n % 2 else first
                         record.append((seat, made[seat].pop(0)))
                 if not more:
                     break
@@ -409,8 +420,8 @@ class Game:
                 if (w0 >= 3 or w1 >= 3) if majority else w0 != w1:
                     gain0, gain1 = (1, 0) if w0 > w1 else (0, 1)
                 else:
-                    gain0, gain1 = vp[0] != engine.VP_TO_WIN - 1, vp[1] != engine.VP_TO_WIN - 1
-                if vp[0] + gain0 < engine.VP_TO_WIN and vp[1] + gain1 < engine.VP_TO_WIN:
+                    gain0, gain1 = vp[0] != win - 1, vp[1] != win - 1
+                if vp[0] + gain0 < win and vp[1] + gain1 < win:
                     vp[0] += gain0
                     vp[1] += gain1
                     if rounds is not None:
@@ -418,14 +429,11 @@ class Game:
                     if record is not None:
                         record.append((None, ("next_round",)))
                     # next_round: the table and both hands to the discard pile, the other seat opens
-                    discard = self.discard
-                    for side in lanes:
-                        for stack in side:
-                            discard += stack
-                            stack.clear()
-                    for hand in hands:
-                        discard += hand
-                        hand.clear()
+                    (a, b, c, d, e), (f, g, h, i, j) = lanes
+                    self.discard += [*a, *b, *c, *d, *e, *f, *g, *h, *i, *j, *hands[0], *hands[1]]
+                    lanes[0], lanes[1] = [[], [], [], [], []], [[], [], [], [], []]
+                    hands[0].clear()
+                    hands[1].clear()
                     packed = [[0] * LANES, [0] * LANES]
                     self.round += 1
                     self.turn = 1
@@ -433,23 +441,25 @@ class Game:
                     played[0] = played[1] = 0
                     redrawn[0] = redrawn[1] = False
                     for seat in (first, 1 - first):
-                        pile = self.pile
+                        # both draw 5 (_draw inlined): an emptied pile takes the discard pile
+                        hand, pile, n = hands[seat], self.pile, engine.OPENING_HAND
                         p = len(pile)
-                        if p > 5:
-                            hand = hands[seat]
+                        if p < n and self.discard:
+                            hand += pile
+                            n -= p
+                            self.pile = pile = self.discard
+                            self.discard, self.aside = self.aside, []
+                            p = len(pile)
+                        if n < p:
+                            limit = DRAWS[n][p]
                             r = bits(30)
-                            while r >= draw5[p]:
+                            while r >= limit:
                                 r = bits(30)
-                            hand.append(pile.pop(r % p))
-                            r //= p
-                            hand.append(pile.pop(r % (p - 1)))
-                            r //= p - 1
-                            hand.append(pile.pop(r % (p - 2)))
-                            r //= p - 2
-                            hand.append(pile.pop(r % (p - 3)))
-                            hand.append(pile.pop(r // (p - 3) % (p - 4)))
+                            for p in range(p, p - n, -1):
+                                hand.append(pile.pop(r % p))
+                                r //= p
                         else:
-                            self._draw(seat, engine.OPENING_HAND)
+                            self._draw(seat, n)
                     continue
             break
         for seat in (0, 1):
