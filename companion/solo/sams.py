@@ -329,53 +329,10 @@ class Game:
             seats = ((first, hands[first], packed[first], lanes[first]),
                      (second, hands[second], packed[second], lanes[second]))
             made = ([], []) if record is not None else None
-            while True:                                         # a turn
-                if played[0] == played[1] == 0:
-                    # a hand of 5 is swapped one time in 20 (one random number for both seats)
-                    u = rnd()
-                    if u < either:
-                        for seat, hand, _, _ in seats:
-                            if (u < chance if seat == first else u < both or u >= chance) \
-                                    and not redrawn[seat] and len(hand) == 5:
-                                if record is not None:
-                                    record.append((seat, (REDRAW,)))
-                                self.aside += hand
-                                hand.clear()
-                                redrawn[seat] = True
-                                self._draw(seat, engine.DRAW_PER_TURN)
+            if played[0] or played[1]:                          # the rest of a turn begun in the search's tree
                 start = played[0] + played[1]
-                more = turn < turns
                 for seat, hand, side, stacks in seats:
-                    if played[seat] == 0 and len(hand) >= per_turn:
-                        size, table = full_turn[len(hand)]
-                        pick = table[bits(size)]
-                        while pick is None:
-                            pick = table[bits(size)]
-                        k1, l1, k2, l2, k3, l3, d1, d2, d3 = pick
-                        c1, c2, c3 = hand[k1], hand[k2], hand[k3]
-                        side[l1] += packed_of[c1]
-                        side[l2] += packed_of[c2]
-                        side[l3] += packed_of[c3]
-                        stacks[l1].append(c1)
-                        stacks[l2].append(c2)
-                        stacks[l3].append(c3)
-                        if made is not None:
-                            made[seat].extend(((PLAY, l1, c1), (PLAY, l2, c2), (PLAY, l3, c3)))
-                        pile = self.pile
-                        p = len(pile)
-                        if more and p >= 3:
-                            # the draw for the next turn now: only the pile changes, so the other
-                            # seat's cards need not be played first; _take unrolled for 3 cards
-                            r = bits(30)
-                            while r >= draw3[p]:
-                                r = bits(30)
-                            hand[k1] = pile.pop(r % p)
-                            r //= p
-                            hand[k2] = pile.pop(r % (p - 1))
-                            hand[k3] = pile.pop(r // (p - 1) % (p - 2))
-                            continue
-                        del hand[d1], hand[d2], hand[d3]
-                    elif played[seat] < per_turn:           # the rest of a turn begun in the search's tree
+                    if played[seat] < per_turn:
                         size, table = TURN[len(hand)][per_turn - played[seat]]
                         pick = table[bits(size)]
                         while pick is None:
@@ -386,18 +343,67 @@ class Game:
                             stacks[lane].append(card)
                             if made is not None:
                                 made[seat].append((PLAY, lane, card))
-                    if more:
+                    if turn < turns:
                         self._draw(seat, engine.DRAW_PER_TURN)
                 if made is not None:
                     for n in range(start, 2 * per_turn):
                         seat = second if n % 2 else first
                         record.append((seat, made[seat].pop(0)))
-                if not more:
-                    break
                 turn += 1
-                played[0] = played[1] = 0
+            while turn <= turns:                                # a whole turn
+                # a hand of 5 is swapped one time in 20 (one random number for both seats)
+                u = rnd()
+                if u < either:
+                    for seat, hand, _, _ in seats:
+                        if (u < chance if seat == first else u < both or u >= chance) \
+                                and not redrawn[seat] and len(hand) == 5:
+                            if record is not None:
+                                record.append((seat, (REDRAW,)))
+                            self.aside += hand
+                            hand.clear()
+                            redrawn[seat] = True
+                            self._draw(seat, engine.DRAW_PER_TURN)
+                more = turn < turns
+                for seat, hand, side, stacks in seats:
+                    # a hand holds at least 3 cards here: after a turn's draw the other cards
+                    # (at most 18 on the table, 7 in hands) leave at least 11 to draw from
+                    size, table = full_turn[len(hand)]
+                    pick = table[bits(size)]
+                    while pick is None:
+                        pick = table[bits(size)]
+                    k1, l1, k2, l2, k3, l3, d1, d2, d3 = pick
+                    c1, c2, c3 = hand[k1], hand[k2], hand[k3]
+                    side[l1] += packed_of[c1]
+                    side[l2] += packed_of[c2]
+                    side[l3] += packed_of[c3]
+                    stacks[l1].append(c1)
+                    stacks[l2].append(c2)
+                    stacks[l3].append(c3)
+                    if made is not None:
+                        made[seat].extend(((PLAY, l1, c1), (PLAY, l2, c2), (PLAY, l3, c3)))
+                    pile = self.pile
+                    p = len(pile)
+                    if more and p >= 3:
+                        # the draw for the next turn now: only the pile changes, so the other
+                        # seat's cards need not be played first; _take unrolled for 3 cards
+                        r = bits(30)
+                        while r >= draw3[p]:
+                            r = bits(30)
+                        hand[k1] = pile.pop(r % p)
+                        r //= p
+                        hand[k2] = pile.pop(r % (p - 1))
+                        hand[k3] = pile.pop(r // (p - 1) % (p - 2))
+                    else:
+                        del hand[d1], hand[d2], hand[d3]
+                        if more:
+                            self._draw(seat, engine.DRAW_PER_TURN)
+                if made is not None:
+                    for n in range(2 * per_turn):
+                        seat = second if n % 2 else first
+                        record.append((seat, made[seat].pop(0)))
+                turn += 1
             played[0] = played[1] = per_turn
-            self.turn = turn
+            self.turn = turns
             if whole:
                 # score the round here (the engine's fight and round_points; _resolve for the last)
                 won = [0, 0]
@@ -480,7 +486,7 @@ def new_game(seed: int | random.Random, strict_retaliation: bool = False, strict
     g.pile = list(range(N))
     g.discard, g.aside = [], []
     g.hands = [[], []]
-    g.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
+    g.lanes = [[[], [], [], [], []], [[], [], [], [], []]]
     g.atk = [[0] * LANES, [0] * LANES]
     g.dfn = [[0] * LANES, [0] * LANES]
     g.count = [[0] * LANES, [0] * LANES]
