@@ -406,23 +406,26 @@ class Game:
             self.turn = turns
             if whole:
                 # score the round here (the engine's fight and round_points; _resolve for the last)
-                won = [0, 0]
+                w0 = w1 = 0
                 for v0, v1 in zip(*packed):
                     if v0 or v1:
-                        a0, a1, d0, d1 = v0 & 0xFF or 1, v1 & 0xFF or 1, v0 >> 8 & 0xFF, v1 >> 8 & 0xFF
+                        a0 = v0 & 0xFF or 1
+                        a1 = v1 & 0xFF or 1
                         if a0 > a1:
-                            if a0 >= d1:
-                                won[0] += 1
-                            elif a1 > d0 if strict else a1 >= d0:
-                                won[1] += 1
+                            if a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                            elif a1 > v0 >> 8 & 0xFF if strict else a1 >= v0 >> 8 & 0xFF:
+                                w1 += 1
                         elif a0 < a1:
-                            if a1 >= d0:
-                                won[1] += 1
-                            elif a0 > d1 if strict else a0 >= d1:
-                                won[0] += 1
-                        elif (a0 >= d1) != (a1 >= d0):
-                            won[0 if a0 >= d1 else 1] += 1
-                w0, w1 = won
+                            if a1 >= v0 >> 8 & 0xFF:
+                                w1 += 1
+                            elif a0 > v1 >> 8 & 0xFF if strict else a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                        elif (a0 >= v1 >> 8 & 0xFF) != (a1 >= v0 >> 8 & 0xFF):
+                            if a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                            else:
+                                w1 += 1
                 if (w0 >= 3 or w1 >= 3) if majority else w0 != w1:
                     gain0, gain1 = (1, 0) if w0 > w1 else (0, 1)
                 else:
@@ -431,7 +434,7 @@ class Game:
                     vp[0] += gain0
                     vp[1] += gain1
                     if rounds is not None:
-                        rounds.append((won, vp[:]))
+                        rounds.append(([w0, w1], vp[:]))
                     if record is not None:
                         record.append((None, ("next_round",)))
                     # next_round: the table and both hands to the discard pile, the other seat opens
