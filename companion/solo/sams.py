@@ -317,12 +317,10 @@ class Game:
         # one seat or both swap: u < chance is the first seat's one time in 20, and u < chance**2
         # or chance <= u < either is the other's, independent of it (see the turn loop)
         either, both = 2 * chance - chance * chance, chance * chance
-        played = self.played
-        if self.turn == 1 and played[0] == played[1] == 0:
-            packed = [[0] * LANES, [0] * LANES]
-        else:       # the lane sums so far (the search's playouts start in the middle of a round)
-            packed = [[a | d << 8 | c << 16 for a, d, c in zip(*sums)]
-                      for sums in zip(self.atk, self.dfn, self.count)]
+        # the cards played from here on, packed; ``base``: atk/dfn/count hold the cards played
+        # before (the search's playouts start in the middle of a round)
+        packed = [[0] * LANES, [0] * LANES]
+        base = self.turn > 1 or self.played[0] or self.played[1]
         while True:                                             # a round
             played, redrawn, first, turn = self.played, self.redrawn, self.first, self.turn
             second = 1 - first
@@ -344,7 +342,18 @@ class Game:
                             if made is not None:
                                 made[seat].append((PLAY, lane, card))
                     if turn < turns:
-                        self._draw(seat, engine.DRAW_PER_TURN)
+                        pile = self.pile
+                        p = len(pile)
+                        if p >= 3:
+                            r = bits(30)
+                            while r >= draw3[p]:
+                                r = bits(30)
+                            hand.append(pile.pop(r % p))
+                            r //= p
+                            hand.append(pile.pop(r % (p - 1)))
+                            hand.append(pile.pop(r // (p - 1) % (p - 2)))
+                        else:
+                            self._draw(seat, engine.DRAW_PER_TURN)
                 if made is not None:
                     for n in range(start, 2 * per_turn):
                         seat = second if n % 2 else first
@@ -406,6 +415,10 @@ class Game:
             self.turn = turns
             if whole:
                 # score the round here (the engine's fight and round_points; _resolve for the last)
+                if base:
+                    packed = [[v + (a | d << 8 | c << 16) for v, a, d, c in zip(*sums)]
+                              for sums in zip(packed, self.atk, self.dfn, self.count)]
+                    base = False
                 w0 = w1 = 0
                 for v0, v1 in zip(*packed):
                     if v0 or v1:
@@ -473,8 +486,15 @@ class Game:
             break
         for seat in (0, 1):
             atk, dfn, count = self.atk[seat], self.dfn[seat], self.count[seat]
-            for lane, v in enumerate(packed[seat]):
-                atk[lane], dfn[lane], count[lane] = v & 0xFF, v >> 8 & 0xFF, v >> 16
+            if base:
+                for lane, v in enumerate(packed[seat]):
+                    if v:
+                        atk[lane] += v & 0xFF
+                        dfn[lane] += v >> 8 & 0xFF
+                        count[lane] += v >> 16
+            else:
+                for lane, v in enumerate(packed[seat]):
+                    atk[lane], dfn[lane], count[lane] = v & 0xFF, v >> 8 & 0xFF, v >> 16
         self._resolve()
         if rounds is not None:
             rounds.append((self.last_round[0], self.vp[:]))

@@ -24,7 +24,9 @@ def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
     ``moves_first`` that is :meth:`model.Game.play_game_randomly`, the whole game in one
     call (as ``bench engines`` plays it).  With ``moves_first``, each round starts with up
     to that many random moves made one at a time through :meth:`model.Game.apply` (as the
-    search's tree does), so :meth:`model.Game.play_round_randomly` takes over mid-turn."""
+    search's tree does), so :meth:`model.Game.play_round_randomly` takes over mid-turn (in
+    every third game :meth:`model.Game.play_game_randomly` takes over in round 1 and plays
+    the rest of the game)."""
     game = model.new_game(seed, **options)
     record: list = []
     rounds: list = []
@@ -40,6 +42,10 @@ def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
                 record.append((seat, move))
                 if game.phase != "play":
                     break
+            if seed % 3 == 0 and game.phase == "play":
+                game.play_game_randomly(record=record, rounds=rounds)
+                rounds = [(list(won), list(vp)) for won, vp in rounds]
+                break
             game.play_round_randomly(record=record)
             rounds.append((list(game.last_round[0]), list(game.vp)))
             if game.phase == "over":
