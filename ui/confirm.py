@@ -77,3 +77,14 @@ def _restore(button) -> None:
     for key, value in saved.items():
         setattr(button, key, value)
     button.armed = False
+
+
+def forget(button) -> None:
+    """The button is about to stand for another action: a pending first tap no longer counts
+    (and will not put its old words back)."""
+    event = getattr(button, "_confirm_event", None)
+    if event is not None:
+        event.cancel()
+    button._confirm_event = None
+    button._confirm_saved = None
+    button.armed = False

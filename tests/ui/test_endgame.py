@@ -185,3 +185,27 @@ def test_forfeit_takes_a_second_tap(home):
     assert session.rules.is_over(session.state)
     assert session.rules.result(session.state)["winner"] == 0
     table_screen(app).result_view.dismiss()
+
+
+def test_an_action_button_made_over_for_another_action_forgets_a_first_tap(home):
+    """The table restyles its action buttons when the actions change instead of making new ones
+    (speed); a first tap on the old action must not confirm the new one with a single tap."""
+    from ui.confirm import second_tap
+    from .driver import place
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    buttons = screen.ids.actions.children[::-1]
+    assert [b.text for b in buttons] == ["Redraw: North", "Redraw: South"]
+    for button in buttons:
+        assert not second_tap(button) and button.armed    # a first tap, as on a forfeit
+    action = session.rules.random_action(session.state, Rng(3))
+    zone, card = session.rules.scan_for(session.state, action)
+    place(app, zone, card)                                # North has played: only South may redraw
+    harness.frames(2)
+    now = screen.ids.actions.children
+    assert [b.text for b in now] == ["Redraw: South"]
+    assert now[0] in buttons, "the button was made again, not restyled"
+    assert not now[0].armed and not any(c.startswith("Tap again") for c in now[0].choices)
+    harness.frames(150)                                   # past the old first tap's few seconds
+    assert now[0].text == "Redraw: South"

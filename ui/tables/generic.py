@@ -30,7 +30,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import Zone
 from ui import theme
-from ui.confirm import second_tap
+from ui.confirm import forget, second_tap
 from ui.kv import load_kv
 from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox
 
@@ -343,11 +343,18 @@ class TableScreen(Screen):
         primary = self.primary_action()
         self._style(self.ids.primary, primary)
         box = self.ids.actions
+        # Buttons are restyled, not made again: making one (its kv rules, its label) took a third
+        # of a pad event's handling on Sam's table, whose redraw buttons come and go every turn.
+        spare = box.children[::-1]
         box.clear_widgets()
         for action in actions:
             if action == primary:
                 continue
-            button = FitButton()
+            if spare:
+                button = spare.pop(0)
+                forget(button)                       # a first tap on the old action does not count
+            else:
+                button = FitButton()
             self._style(button, action)
             box.add_widget(button)
 
