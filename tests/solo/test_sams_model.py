@@ -101,16 +101,20 @@ def test_playouts_draw_and_play_uniformly_at_random():
     """The playout is the engine's random player (``random_action``): a swap one time in 20
     at the start of a turn, otherwise every card of the hand onto every lane equally likely,
     and every card of the draw pile equally likely to be drawn.  12,000 playouts of the same
-    round from one position."""
+    round from one position.  The two seats' swaps come from one random number: each must
+    still be one time in 20, and both together one time in 400 (independent)."""
     start = model.new_game(11)
     start.rng = random.Random(5)
     first, pile = start.first, set(start.pile)
     first_play, opening, sides, from_pile = Counter(), Counter(), Counter(), Counter()
-    swaps = 0
+    swaps = other_swaps = both_swap = 0
     for _ in range(12_000):
         record: list = []
         start.copy().play_round_randomly(record=record)
         mine = [move for seat, move in record if seat == first]
+        theirs = [move for seat, move in record if seat != first]
+        other_swaps += theirs[0][0] == model.REDRAW
+        both_swap += mine[0][0] == theirs[0][0] == model.REDRAW
         if mine[0][0] == model.REDRAW:
             swaps += 1
             continue
@@ -119,6 +123,8 @@ def test_playouts_draw_and_play_uniformly_at_random():
         sides.update((seat, move[1]) for seat, move in record if move[0] == model.PLAY)
         from_pile.update(move[2] for move in mine if move[0] == model.PLAY and move[2] in pile)
     assert abs(swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
+    assert abs(other_swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
+    assert abs(both_swap - 12_000 / 400) < 5 * math.sqrt(12_000 / 400)
     assert _uniform_enough(first_play, 5 * model.LANES)
     assert _uniform_enough(opening, 10)
     assert _uniform_enough(sides, 2 * model.LANES)
