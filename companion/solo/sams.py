@@ -518,8 +518,8 @@ def new_game(seed: int | random.Random, strict_retaliation: bool = False, strict
     g.played, g.redrawn = [0, 0], [False, False]
     g.phase, g.winner, g.last_round = "play", None, None
     g.strict_retaliation, g.strict_majority = strict_retaliation, strict_majority
-    g._draw(first_seat, engine.OPENING_HAND)
-    g._draw(1 - first_seat, engine.OPENING_HAND)
+    _take(g.pile, engine.OPENING_HAND, g.rng.getrandbits, g.hands[first_seat])
+    _take(g.pile, engine.OPENING_HAND, g.rng.getrandbits, g.hands[1 - first_seat])
     return g
 
 
