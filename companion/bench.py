@@ -64,7 +64,7 @@ def bench_fast_path(name: str, seconds: float = 2.0) -> dict | None:
     """Whole random games on the solo player's fast model, the path its search plays out."""
     if name == "sams":
         from companion.solo.sams import random_games
-        path = "companion.solo.sams.Game.play_round_randomly (used by the solo player's search)"
+        path = "companion.solo.sams.Game._play_randomly (whole games; the solo player's search plays its rounds on it)"
     elif name == "lifeforce":
         from companion.solo.lifeforce import random_games
         path = ("companion.solo.lifeforce.Game (random builds; the solo player's search plays its battles "

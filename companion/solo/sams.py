@@ -53,7 +53,7 @@ def _uniform(options: list, bits: int) -> list:
 MAX_TAKE = engine.OPENING_HAND
 DRAWS = [[n and math.perm(p, n) * ((1 << 30) // math.perm(p, n)) if p >= n else 0 for p in range(N + 1)]
          for n in range(MAX_TAKE + 1)]
-assert engine.DRAW_PER_TURN == 3, "Game.play_round_randomly draws a turn's cards unrolled for 3"
+assert engine.DRAW_PER_TURN == engine.CARDS_PER_TURN == 3 and LANES == 5, "Game._play_randomly unrolls them"
 
 
 def _turn(h: int, n: int) -> tuple[int, list]:
@@ -62,9 +62,13 @@ def _turn(h: int, n: int) -> tuple[int, list]:
     the plays before it (pop them in order), so each option is one order of ``n`` of the
     ``h`` cards, each onto one lane."""
     steps = [[(k, lane) for k in range(h - i) for lane in range(LANES)] for i in range(n)]
-    options = list(itertools.product(*steps))
+    return _bits_for(list(itertools.product(*steps)))
+
+
+def _bits_for(options: list) -> tuple[int, list]:
+    """(bits, table): the fewest bits whose :func:`_uniform` table draws again at most one time in ten."""
     bits = (len(options) - 1).bit_length()
-    while (1 << bits) % len(options) > (1 << bits) // 10:     # redraw at most one time in ten
+    while (1 << bits) % len(options) > (1 << bits) // 10:
         bits += 1
     return bits, _uniform(options, bits)
 
@@ -73,6 +77,21 @@ def _turn(h: int, n: int) -> tuple[int, list]:
 TURN = [[None] * (engine.CARDS_PER_TURN + 1)] + [
     [None] + [_turn(h, n) if n <= h else None for n in range(1, engine.CARDS_PER_TURN + 1)]
     for h in range(1, engine.OPENING_HAND + 1)]
+
+
+def _full_turn(h: int) -> tuple[int, list]:
+    """(bits, table) for a whole turn of a hand of ``h``: every order of 3 of its cards, each
+    onto a lane, as ``(k1, l1, k2, l2, k3, l3, d1, d2, d3)``: the positions in the hand as it
+    is, played in that order onto those lanes, and the same positions from the highest (to
+    delete them one after another)."""
+    options = [(k1, l1, k2, l2, k3, l3, *sorted((k1, k2, k3), reverse=True))
+               for k1, k2, k3 in itertools.permutations(range(h), 3)
+               for l1, l2, l3 in itertools.product(range(LANES), repeat=3)]
+    return _bits_for(options)
+
+
+# FULL_TURN[h]: a seat's whole turn from a hand of h (3 to 5 cards: 5, or 3 after a swap)
+FULL_TURN = [None] * engine.CARDS_PER_TURN + [_full_turn(h) for h in range(3, engine.OPENING_HAND + 1)]
 
 
 def _take(cards: list, n: int, bits, into: list) -> None:
@@ -255,101 +274,230 @@ class Game:
 
     # ---- random play, fast -------------------------------------------------------------
     def play_round_randomly(self, redraw_one_in: int = 20, record: list | None = None) -> None:
-        """Random moves until the round is scored (the playout of the search and of the bench).
+        """Random moves until the round is scored (the playout of the search).
 
         Each card is a uniformly random card of the hand onto a uniformly random
         lane; at the start of a turn a hand of 5 is swapped for 3 one time in
-        ``redraw_one_in``, as the engine's ``random_action`` does.  This is
-        :meth:`apply` unrolled for speed (see "The fast model" in docs/solo.md):
+        ``redraw_one_in``, as the engine's ``random_action`` does.  ``record``
+        collects the moves as ``(seat, move)``.  See :meth:`_play_randomly`.
+        """
+        self._play_randomly(False, record, None, 1 / redraw_one_in)
 
-        - A seat's cards of a turn are dealt at once, by one random number: one of
-          the equally likely ways to play its remaining cards in order onto lanes
-          (:data:`TURN`).  Three uniform picks in a row are exactly one uniform pick
-          of the sequence, and a random player's cards do not depend on what the
-          other seat plays, so dealing one seat's turn before the other's changes no
-          probability; ``record`` still lists the plays alternating, as made.
+    def play_game_randomly(self, record: list | None = None, rounds: list | None = None) -> int:
+        """Random rounds to the end of the game; return the winner (what ``bench engines``
+        times).  ``record`` collects every move as ``(seat, move)``, and ``(None,
+        ("next_round",))`` between rounds; ``rounds`` each round's ``(lanes won, VP after)``."""
+        self._play_randomly(True, record, rounds, 1 / 20)
+        return self.winner
+
+    def _play_randomly(self, whole: bool, record: list | None, rounds: list | None, chance: float) -> None:
+        """Random play to the end of the round, or with ``whole`` of the game: :meth:`apply`,
+        :meth:`_resolve` and :meth:`next_round` unrolled into one loop for speed (see "The
+        fast model" in docs/solo.md):
+
+        - A seat's cards of a turn are dealt at once, by one random number: one of the
+          equally likely ways to play its remaining cards in order onto lanes
+          (:data:`FULL_TURN`, or :data:`TURN` for the rest of a turn begun elsewhere).
+          Three uniform picks in a row are exactly one uniform pick of the sequence, and a
+          random player's cards do not depend on what the other seat plays, so dealing one
+          seat's turn before the other's changes no probability; ``record`` still lists the
+          plays alternating, as made.  The cards drawn for the next turn take the places
+          of the cards played (a hand is a bag: its order means nothing).
         - Random numbers come from ``getrandbits`` through lookup tables (no float).
-        - A lane's attack, defence and size are added as one int (:data:`PACKED`).
+        - A lane's attack, defence and size are added as one int (:data:`PACKED`), and the
+          rounds before the last are scored from those ints in the loop.
         """
         if self.phase != "play":
             return
         rnd, bits = self.rng.random, self.rng.getrandbits
-        hands, played, redrawn, lanes = self.hands, self.played, self.redrawn, self.lanes
-        per_turn, draw3, chance = engine.CARDS_PER_TURN, DRAWS[engine.DRAW_PER_TURN], 1 / redraw_one_in
-        packed = ([0] * LANES, [0] * LANES)
-        first = self.first
-        order = (first, 1 - first)
-        made = ([], []) if record is not None else None
-        while True:
-            if played[0] == played[1] == 0:
-                for seat in order:
-                    if not redrawn[seat] and len(hands[seat]) == 5 and rnd() < chance:
-                        if record is not None:
-                            record.append((seat, (REDRAW,)))
-                        self.aside += hands[seat]
-                        hands[seat] = []
-                        redrawn[seat] = True
-                        self._draw(seat, engine.DRAW_PER_TURN)
-            start = played[0] + played[1]
-            more = self.turn < engine.TURNS
-            for seat in order:
-                hand = hands[seat]
-                if played[seat] < per_turn:
-                    size, table = TURN[len(hand)][per_turn - played[seat]]
+        hands, lanes, vp = self.hands, self.lanes, self.vp
+        per_turn, turns, draw3, win = engine.CARDS_PER_TURN, engine.TURNS, DRAWS[3], engine.VP_TO_WIN
+        strict, majority = self.strict_retaliation, self.strict_majority
+        full_turn, packed_of = FULL_TURN, PACKED
+        # one seat or both swap: u < chance is the first seat's one time in 20, and u < chance**2
+        # or chance <= u < either is the other's, independent of it (see the turn loop)
+        either, both = 2 * chance - chance * chance, chance * chance
+        # the cards played from here on, packed; ``base``: atk/dfn/count hold the cards played
+        # before (the search's playouts start in the middle of a round)
+        packed = [[0] * LANES, [0] * LANES]
+        base = self.turn > 1 or self.played[0] or self.played[1]
+        while True:                                             # a round
+            played, redrawn, first, turn = self.played, self.redrawn, self.first, self.turn
+            second = 1 - first
+            seats = ((first, hands[first], packed[first], lanes[first]),
+                     (second, hands[second], packed[second], lanes[second]))
+            made = ([], []) if record is not None else None
+            if played[0] or played[1]:                          # the rest of a turn begun in the search's tree
+                start = played[0] + played[1]
+                for seat, hand, side, stacks in seats:
+                    if played[seat] < per_turn:
+                        size, table = TURN[len(hand)][per_turn - played[seat]]
+                        pick = table[bits(size)]
+                        while pick is None:
+                            pick = table[bits(size)]
+                        for k, lane in pick:
+                            card = hand.pop(k)
+                            side[lane] += packed_of[card]
+                            stacks[lane].append(card)
+                            if made is not None:
+                                made[seat].append((PLAY, lane, card))
+                    if turn < turns:
+                        pile = self.pile
+                        p = len(pile)
+                        if p >= 3:
+                            r = bits(30)
+                            while r >= draw3[p]:
+                                r = bits(30)
+                            hand.append(pile.pop(r % p))
+                            r //= p
+                            hand.append(pile.pop(r % (p - 1)))
+                            hand.append(pile.pop(r // (p - 1) % (p - 2)))
+                        else:
+                            self._draw(seat, engine.DRAW_PER_TURN)
+                if made is not None:
+                    for n in range(start, 2 * per_turn):
+                        seat = second if n % 2 else first
+                        record.append((seat, made[seat].pop(0)))
+                turn += 1
+            while turn <= turns:                                # a whole turn
+                # a hand of 5 is swapped one time in 20 (one random number for both seats)
+                u = rnd()
+                if u < either:
+                    for seat, hand, _, _ in seats:
+                        if (u < chance if seat == first else u < both or u >= chance) \
+                                and not redrawn[seat] and len(hand) == 5:
+                            if record is not None:
+                                record.append((seat, (REDRAW,)))
+                            self.aside += hand
+                            hand.clear()
+                            redrawn[seat] = True
+                            self._draw(seat, engine.DRAW_PER_TURN)
+                more = turn < turns
+                for seat, hand, side, stacks in seats:
+                    # a hand holds at least 3 cards here: after a turn's draw the other cards
+                    # (at most 18 on the table, 7 in hands) leave at least 11 to draw from
+                    size, table = full_turn[len(hand)]
                     pick = table[bits(size)]
                     while pick is None:
                         pick = table[bits(size)]
-                    side, stacks = packed[seat], lanes[seat]
-                    for k, lane in pick:
-                        card = hand.pop(k)
-                        side[lane] += PACKED[card]
-                        stacks[lane].append(card)
-                        if made is not None:
-                            made[seat].append((PLAY, lane, card))
-                if more:
-                    # the draw for the next turn now: only the pile changes, so the other seat's
-                    # cards need not be played first; _take unrolled for 3 cards (its call and loop
-                    # would cost a tenth of the playout)
+                    k1, l1, k2, l2, k3, l3, d1, d2, d3 = pick
+                    c1, c2, c3 = hand[k1], hand[k2], hand[k3]
+                    side[l1] += packed_of[c1]
+                    side[l2] += packed_of[c2]
+                    side[l3] += packed_of[c3]
+                    stacks[l1].append(c1)
+                    stacks[l2].append(c2)
+                    stacks[l3].append(c3)
+                    if made is not None:
+                        made[seat].extend(((PLAY, l1, c1), (PLAY, l2, c2), (PLAY, l3, c3)))
                     pile = self.pile
                     p = len(pile)
-                    if p >= 3:
+                    if more and p >= 3:
+                        # the draw for the next turn now: only the pile changes, so the other
+                        # seat's cards need not be played first; _take unrolled for 3 cards
                         r = bits(30)
                         while r >= draw3[p]:
                             r = bits(30)
-                        hand.append(pile.pop(r % p))
+                        hand[k1] = pile.pop(r % p)
                         r //= p
-                        hand.append(pile.pop(r % (p - 1)))
-                        hand.append(pile.pop(r // (p - 1) % (p - 2)))
+                        hand[k2] = pile.pop(r % (p - 1))
+                        hand[k3] = pile.pop(r // (p - 1) % (p - 2))
                     else:
-                        self._draw(seat, engine.DRAW_PER_TURN)
-            if made is not None:
-                for n in range(start, 2 * per_turn):
-                    seat = order[n % 2]
-                    record.append((seat, made[seat].pop(0)))
-            if not more:
-                played[0] = played[1] = per_turn
-                break
-            self.turn += 1
-            played[0] = played[1] = 0
+                        del hand[d1], hand[d2], hand[d3]
+                        if more:
+                            self._draw(seat, engine.DRAW_PER_TURN)
+                if made is not None:
+                    for n in range(2 * per_turn):
+                        seat = second if n % 2 else first
+                        record.append((seat, made[seat].pop(0)))
+                turn += 1
+            played[0] = played[1] = per_turn
+            self.turn = turns
+            if whole:
+                # score the round here (the engine's fight and round_points; _resolve for the last)
+                if base:
+                    packed = [[v + (a | d << 8 | c << 16) for v, a, d, c in zip(*sums)]
+                              for sums in zip(packed, self.atk, self.dfn, self.count)]
+                    base = False
+                w0 = w1 = 0
+                for v0, v1 in zip(*packed):
+                    if v0 or v1:
+                        a0 = v0 & 0xFF or 1
+                        a1 = v1 & 0xFF or 1
+                        if a0 > a1:
+                            if a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                            elif a1 > v0 >> 8 & 0xFF if strict else a1 >= v0 >> 8 & 0xFF:
+                                w1 += 1
+                        elif a0 < a1:
+                            if a1 >= v0 >> 8 & 0xFF:
+                                w1 += 1
+                            elif a0 > v1 >> 8 & 0xFF if strict else a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                        elif (a0 >= v1 >> 8 & 0xFF) != (a1 >= v0 >> 8 & 0xFF):
+                            if a0 >= v1 >> 8 & 0xFF:
+                                w0 += 1
+                            else:
+                                w1 += 1
+                if (w0 >= 3 or w1 >= 3) if majority else w0 != w1:
+                    gain0, gain1 = (1, 0) if w0 > w1 else (0, 1)
+                else:
+                    gain0, gain1 = vp[0] != win - 1, vp[1] != win - 1
+                if vp[0] + gain0 < win and vp[1] + gain1 < win:
+                    vp[0] += gain0
+                    vp[1] += gain1
+                    if rounds is not None:
+                        rounds.append(([w0, w1], vp[:]))
+                    if record is not None:
+                        record.append((None, ("next_round",)))
+                    # next_round: the table and both hands to the discard pile, the other seat opens
+                    (a, b, c, d, e), (f, g, h, i, j) = lanes
+                    self.discard += [*a, *b, *c, *d, *e, *f, *g, *h, *i, *j, *hands[0], *hands[1]]
+                    lanes[0], lanes[1] = [[], [], [], [], []], [[], [], [], [], []]
+                    hands[0].clear()
+                    hands[1].clear()
+                    packed = [[0] * LANES, [0] * LANES]
+                    self.round += 1
+                    self.turn = 1
+                    self.first = first = 1 - first
+                    played[0] = played[1] = 0
+                    redrawn[0] = redrawn[1] = False
+                    for seat in (first, 1 - first):
+                        # both draw 5 (_draw inlined): an emptied pile takes the discard pile
+                        hand, pile, n = hands[seat], self.pile, engine.OPENING_HAND
+                        p = len(pile)
+                        if p < n and self.discard:
+                            hand += pile
+                            n -= p
+                            self.pile = pile = self.discard
+                            self.discard, self.aside = self.aside, []
+                            p = len(pile)
+                        if n < p:
+                            limit = DRAWS[n][p]
+                            r = bits(30)
+                            while r >= limit:
+                                r = bits(30)
+                            for p in range(p, p - n, -1):
+                                hand.append(pile.pop(r % p))
+                                r //= p
+                        else:
+                            self._draw(seat, n)
+                    continue
+            break
         for seat in (0, 1):
             atk, dfn, count = self.atk[seat], self.dfn[seat], self.count[seat]
-            for lane, v in enumerate(packed[seat]):
-                if v:
-                    atk[lane] += v & 0xFF
-                    dfn[lane] += (v >> 8) & 0xFF
-                    count[lane] += v >> 16
+            if base:
+                for lane, v in enumerate(packed[seat]):
+                    if v:
+                        atk[lane] += v & 0xFF
+                        dfn[lane] += v >> 8 & 0xFF
+                        count[lane] += v >> 16
+            else:
+                for lane, v in enumerate(packed[seat]):
+                    atk[lane], dfn[lane], count[lane] = v & 0xFF, v >> 8 & 0xFF, v >> 16
         self._resolve()
-
-    def play_game_randomly(self, record: list | None = None) -> int:
-        """Random rounds to the end of the game; return the winner.  ``record`` collects
-        every move as ``(seat, move)``, and ``(None, ("next_round",))`` between rounds."""
-        while True:
-            self.play_round_randomly(record=record)
-            if self.phase == "over":
-                return self.winner
-            if record is not None:
-                record.append((None, ("next_round",)))
-            self.next_round()
+        if rounds is not None:
+            rounds.append((self.last_round[0], self.vp[:]))
 
 
 def new_game(seed: int | random.Random, strict_retaliation: bool = False, strict_majority: bool = False,
@@ -361,7 +509,7 @@ def new_game(seed: int | random.Random, strict_retaliation: bool = False, strict
     g.pile = list(range(N))
     g.discard, g.aside = [], []
     g.hands = [[], []]
-    g.lanes = [[[] for _ in range(LANES)] for _ in (0, 1)]
+    g.lanes = [[[], [], [], [], []], [[], [], [], [], []]]
     g.atk = [[0] * LANES, [0] * LANES]
     g.dfn = [[0] * LANES, [0] * LANES]
     g.count = [[0] * LANES, [0] * LANES]
@@ -370,8 +518,8 @@ def new_game(seed: int | random.Random, strict_retaliation: bool = False, strict
     g.played, g.redrawn = [0, 0], [False, False]
     g.phase, g.winner, g.last_round = "play", None, None
     g.strict_retaliation, g.strict_majority = strict_retaliation, strict_majority
-    g._draw(first_seat, engine.OPENING_HAND)
-    g._draw(1 - first_seat, engine.OPENING_HAND)
+    _take(g.pile, engine.OPENING_HAND, g.rng.getrandbits, g.hands[first_seat])
+    _take(g.pile, engine.OPENING_HAND, g.rng.getrandbits, g.hands[1 - first_seat])
     return g
 
 

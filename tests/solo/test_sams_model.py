@@ -20,36 +20,53 @@ RULES = sams.RULES
 
 
 def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
-    """Play game ``seed`` on the fast path and replay it in the engine.  With
-    ``moves_first``, each round starts with up to that many random moves made one at a
-    time through :meth:`model.Game.apply` (as the search's tree does), so the playout
-    takes over mid-turn."""
+    """Play game ``seed`` on the fast path and replay it in the engine.  Without
+    ``moves_first`` that is :meth:`model.Game.play_game_randomly`, the whole game in one
+    call (as ``bench engines`` plays it).  With ``moves_first``, each round starts with up
+    to that many random moves made one at a time through :meth:`model.Game.apply` (as the
+    search's tree does), so :meth:`model.Game.play_round_randomly` takes over mid-turn (in
+    every third game :meth:`model.Game.play_game_randomly` takes over in round 1 and plays
+    the rest of the game)."""
     game = model.new_game(seed, **options)
     record: list = []
-    rounds = []
+    rounds: list = []
     rng = random.Random(seed)
-    while True:
-        for _ in range(rng.randrange(moves_first + 1)):
-            seat, move = game.to_move(), rng.choice(game.moves())
-            game.apply(move)
-            record.append((seat, move))
-            if game.phase != "play":
+    if not moves_first:
+        game.play_game_randomly(record=record, rounds=rounds)
+        rounds = [(list(won), list(vp)) for won, vp in rounds]
+    else:
+        while True:
+            for _ in range(rng.randrange(moves_first + 1)):
+                seat, move = game.to_move(), rng.choice(game.moves())
+                game.apply(move)
+                record.append((seat, move))
+                if game.phase != "play":
+                    break
+            if seed % 3 == 0 and game.phase == "play":
+                game.play_game_randomly(record=record, rounds=rounds)
+                rounds = [(list(won), list(vp)) for won, vp in rounds]
                 break
-        game.play_round_randomly(record=record)
-        rounds.append((list(game.last_round[0]), list(game.vp)))
-        if game.phase == "over":
-            break
-        record.append((None, ("next_round",)))
-        game.next_round()
+            game.play_round_randomly(record=record)
+            rounds.append((list(game.last_round[0]), list(game.vp)))
+            if game.phase == "over":
+                break
+            record.append((None, ("next_round",)))
+            game.next_round()
     state = RULES.setup({**options}, seed)
     for seat, move in record:
         action = {"type": "next_round", "seat": 0} if seat is None else model.to_action(seat, move)
         state, _ = RULES.apply(state, action)
     assert [(r["lanes_won"], r["vp"]) for r in state["rounds"]] == rounds, seed
-    assert state["winner"] == game.winner
+    assert state["phase"] == game.phase == "over" and state["winner"] == game.winner
     assert state["hand"] == [len(h) for h in game.hands]
     assert state["pile"] == len(game.pile) and state["discard"] == len(game.discard)
     assert state["set_aside"] == len(game.aside)
+    assert state["lanes"] == [[[sams.DECK[c] for c in lane] for lane in side] for side in game.lanes]
+    for seat in (0, 1):
+        for lane, cards in enumerate(game.lanes[seat]):
+            assert game.atk[seat][lane] == sum(model.RANK[c] for c in cards if model.RED[c])
+            assert game.dfn[seat][lane] == sum(model.RANK[c] for c in cards if not model.RED[c])
+            assert game.count[seat][lane] == len(cards)
 
 
 def test_fast_path_agrees_with_the_engine_over_10000_random_games():
@@ -84,16 +101,20 @@ def test_playouts_draw_and_play_uniformly_at_random():
     """The playout is the engine's random player (``random_action``): a swap one time in 20
     at the start of a turn, otherwise every card of the hand onto every lane equally likely,
     and every card of the draw pile equally likely to be drawn.  12,000 playouts of the same
-    round from one position."""
+    round from one position.  The two seats' swaps come from one random number: each must
+    still be one time in 20, and both together one time in 400 (independent)."""
     start = model.new_game(11)
     start.rng = random.Random(5)
     first, pile = start.first, set(start.pile)
     first_play, opening, sides, from_pile = Counter(), Counter(), Counter(), Counter()
-    swaps = 0
+    swaps = other_swaps = both_swap = 0
     for _ in range(12_000):
         record: list = []
         start.copy().play_round_randomly(record=record)
         mine = [move for seat, move in record if seat == first]
+        theirs = [move for seat, move in record if seat != first]
+        other_swaps += theirs[0][0] == model.REDRAW
+        both_swap += mine[0][0] == theirs[0][0] == model.REDRAW
         if mine[0][0] == model.REDRAW:
             swaps += 1
             continue
@@ -102,6 +123,8 @@ def test_playouts_draw_and_play_uniformly_at_random():
         sides.update((seat, move[1]) for seat, move in record if move[0] == model.PLAY)
         from_pile.update(move[2] for move in mine if move[0] == model.PLAY and move[2] in pile)
     assert abs(swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
+    assert abs(other_swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
+    assert abs(both_swap - 12_000 / 400) < 5 * math.sqrt(12_000 / 400)
     assert _uniform_enough(first_play, 5 * model.LANES)
     assert _uniform_enough(opening, 10)
     assert _uniform_enough(sides, 2 * model.LANES)
