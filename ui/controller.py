@@ -8,10 +8,11 @@ Screens never hold a session, a store or a source of their own; they read
     controller.bind(on_pad_event=...)                  # a tag appeared on / left a pad
 
 Pad events may arrive on a reader's worker thread; they are handed to the
-Kivy main thread with ``Clock.schedule_once`` before anything else sees them,
-so every widget is only ever touched from the main thread.  Events made on the
-main thread (the simulated table, touches) are handled at once, which keeps
-the time from a card on a pad to the updated widget within one frame.
+Kivy main thread (:func:`on_main_thread`) before anything else sees them, so
+every widget is only ever touched from the main thread.  The hand-over wakes
+the main loop at once rather than at its next frame.  Events made on the main
+thread (the simulated table, touches) are handled at once, which keeps the
+time from a card on a pad to the updated widget within one frame.
 
 Pad events go to a screen that asked for them (the Cards and Decks screens
 scan with the pads) or else to the session, which turns them into actions.
@@ -31,6 +32,17 @@ from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, Layout, PadEvent, ProfileError
 from companion.simulate import free_copy, register_virtual_tags, stale_tags
+
+
+def on_main_thread(callback) -> None:
+    """Run ``callback(dt)`` on the Kivy main thread as soon as it can: with Kivy's free clock
+    (``ui.app.configure_kivy``) the main loop stops sleeping for it; with another clock, at the
+    next frame."""
+    schedule = getattr(Clock, "schedule_once_free", None)
+    if schedule is None:
+        Clock.schedule_once(callback, -1)
+    else:
+        schedule(callback, 0)
 
 
 class AppController(EventDispatcher):
@@ -67,7 +79,7 @@ class AppController(EventDispatcher):
         if threading.current_thread() is self._main_thread:
             self.handle_pad_event(ev)
         else:
-            Clock.schedule_once(lambda _dt: self.handle_pad_event(ev), -1)
+            on_main_thread(lambda _dt: self.handle_pad_event(ev))
 
     def handle_pad_event(self, ev: PadEvent) -> None:
         """On the main thread: remember what lies where, then give the event to its taker."""
@@ -177,7 +189,7 @@ class AppController(EventDispatcher):
         if threading.current_thread() is self._main_thread:
             self._after_change(events)
         else:
-            Clock.schedule_once(lambda _dt: self._after_change(events), -1)
+            on_main_thread(lambda _dt: self._after_change(events))
 
     def _after_change(self, events: list) -> None:
         self.dispatch("on_session_events", events)

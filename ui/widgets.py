@@ -221,8 +221,13 @@ class ChipArea(Widget):
     cards = ListProperty()
     align = StringProperty("center")
 
+    #: chips kept for reuse when cards leave: making a chip (a Label and its kv rules) was most
+    #: of a card's way to the screen on Sam's table, whose lanes empty and fill every round
+    SPARE_CHIPS = 4
+
     def __init__(self, **kwargs):
         self._trigger = Clock.create_trigger(lambda _dt: self.arrange(), -1)
+        self._spare: list = []
         super().__init__(**kwargs)
         self.bind(cards=self._trigger, size=self._trigger, pos=self._trigger)
 
@@ -262,7 +267,7 @@ class ChipArea(Widget):
                 if n < len(chips):
                     chip = chips[n]
                 else:
-                    chip = CardChip(size_hint=(None, None))
+                    chip = self._spare.pop() if self._spare else CardChip(size_hint=(None, None))
                     self.add_widget(chip)
                 chip.text, chip.hidden = text, hidden
                 chip.font_size, chip.size, chip.pos = font, (width, chip_h), (x, y)
@@ -270,6 +275,8 @@ class ChipArea(Widget):
                 n += 1
         for chip in chips[n:]:
             self.remove_widget(chip)
+            if len(self._spare) < self.SPARE_CHIPS:
+                self._spare.append(chip)
 
     def _rows(self, items, rows: int, gap: float):
         """``items`` in at most ``rows`` rows of this width, or None when they do not fit."""

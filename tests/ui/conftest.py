@@ -11,6 +11,13 @@ import tempfile
 
 import pytest
 
+import ui.app as uiapp
+
+# The test modules import Kivy's window and clock when they are collected, before the app
+# fixture configures Kivy: the clock has to be chosen before that (the window's settings are
+# read later, when the app opens it).
+os.environ["KIVY_CLOCK"] = uiapp.KIVY_CLOCK
+
 
 def _require_display():
     if os.environ.get("DISPLAY"):
@@ -29,7 +36,6 @@ def app(tmp_path_factory):
     from companion.app_config import AppConfig
     from hardware.outputs import open_outputs
     from hardware.sources import open_table_source
-    import ui.app as uiapp
     data = tmp_path_factory.mktemp("data")
     config = AppConfig(data_dir=data, profile_path=None, sim=True, fullscreen=False, size=(800, 480))
     uiapp.configure_kivy((800, 480), False)

@@ -112,3 +112,24 @@ def test_each_game_plays_a_battle_through_the_screen(home, game, seed):
             continue          # Territory's rest counters open from the resting pile's button
         assert screen.counter_boxes[c["id"]].value == c["value"]
     assert screen.phase_label == view["phase_label"]
+
+
+def test_a_card_seen_on_a_reader_thread_wakes_the_main_loop_and_shows_in_the_next_frame(home):
+    """A real reader sees cards on its own thread.  Its PadEvent is handed to the main loop,
+    which stops sleeping for it (Kivy's free clock, ui.app.configure_kivy): with the default
+    clock the card waited out the rest of the frame's 33 ms before anything happened."""
+    import threading
+    from kivy.clock import Clock
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    action = next(a for a in session.rules.legal_actions(session.state) if session.rules.scan_for(session.state, a))
+    zone, card = session.rules.scan_for(session.state, action)
+    harness.frames(1)                                       # a frame just ended: the loop is about to sleep
+    reader = threading.Thread(target=app.controller.sim_place, args=(zone, card))
+    reader.start()
+    reader.join()
+    assert screen.zone_boxes[zone].cards == [], "the reader's thread touched a widget"
+    assert Clock._event.is_set(), "the main loop will sleep out the frame before it sees the card"
+    harness.frames(1)
+    assert faces(screen.zone_boxes[zone]) == [(app.controller.card_text(card), False)]
