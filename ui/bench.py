@@ -220,6 +220,7 @@ def run_child(config, source, outputs, seconds: float) -> None:
             EventLoop.idle()                             # the game's result view, then its summary closed
         if screen.result_view is not None:
             screen.result_view.dismiss()
+        screen = None                                    # the bench holds no table the app has let go
     controller.handle_pad_event = handle
     relay.put(None)
 
