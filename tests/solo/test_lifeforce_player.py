@@ -157,3 +157,15 @@ def test_the_build_menu_offers_per_animal_and_mode_the_fewest_and_the_cheapest_s
             fewest = min((len(s), total(s)) for s in fit)
             cheapest = min((total(s), len(s)) for s in fit)[::-1]
             assert sorted((len(s), total(s)) for s in supports) == sorted({fewest, cheapest}), (hand, key)
+
+
+def test_the_build_menus_the_search_remembers_stay_bounded():
+    """The search remembers each hand's build menu; on a Pi a game's tens of thousands of hands
+    must not pile up (the memory a solo game may take)."""
+    rng = random.Random(5)
+    deck = [model.INDEX[c] for c in sample_decks()[0]]
+    model._BUILDS.clear()
+    for _ in range(model.BUILDS_REMEMBERED * 2):
+        hand = rng.sample(deck, 5)
+        assert model.builds(hand) == model._builds(sorted(hand))
+    assert 0 < len(model._BUILDS) <= model.BUILDS_REMEMBERED
