@@ -112,6 +112,12 @@ def _arm() -> None:
     _tidy_event()
 
 
+def collect_now() -> None:
+    """Free a screen just let go (its widgets hold each other in cycles) before its successor is
+    built, so that the successor takes the memory it leaves instead of more."""
+    gc.collect()
+
+
 def _tidy(_dt=None) -> None:
     global _pending
     _pending = False

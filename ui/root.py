@@ -132,6 +132,14 @@ class CompanionApp(App):
                 manager.current = "home"
             old.detach()
             manager.remove_widget(old)
+            # The transition away from the old table ends at the next frame and then still keeps it
+            # (screen_out): it would live on while the new one is built, and the heap would keep
+            # room for both (docs/ui.md, memory).  End it now and let go of the old table.
+            manager.transition.stop()
+            if manager.transition.screen_out is old:
+                manager.transition.screen_out = manager.current_screen
+            del old
+            memory.collect_now()
         if session is not None:
             from ui.tables import table_screen_for
             screen = table_screen_for(session.rules.name)(name="table")

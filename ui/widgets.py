@@ -84,6 +84,13 @@ class Modal(ModalView):
         super().__init__(**kwargs)
         self._anim_duration = 0
 
+    def dismiss(self, *args, **kwargs):
+        # Gone now, not after a zero-length fade at the next frame: until then the fade holds
+        # the view, and a result view closed by the button that starts the next game (Rematch)
+        # would keep the old table it points to alive while the new one is built.
+        kwargs.setdefault("animation", False)
+        return super().dismiss(*args, **kwargs)
+
 
 class CounterAdjust(Modal):
     """− / + for one counter, big enough for a finger; the value shown is the session's."""
@@ -152,10 +159,15 @@ class FitLabel(Label):
     choices = ListProperty()
 
     def __init__(self, **kwargs):
-        self._pick_trigger = Clock.create_trigger(lambda _dt: self.pick(), -1)
+        # a bound method, which Kivy's clock holds weakly: a label whose screen was let go with a
+        # pick pending must not keep that screen alive until the next frame (docs/ui.md, memory)
+        self._pick_trigger = Clock.create_trigger(self._pick_later, -1)
         super().__init__(**kwargs)
         self.bind(choices=self._pick_trigger, size=self._pick_trigger, font_size=self._pick_trigger,
                   bold=self._pick_trigger)
+
+    def _pick_later(self, _dt) -> None:
+        self.pick()
 
     def pick(self) -> None:
         pad = self.padding
@@ -226,7 +238,7 @@ class ChipArea(Widget):
     SPARE_CHIPS = 4
 
     def __init__(self, **kwargs):
-        self._trigger = Clock.create_trigger(lambda _dt: self.arrange(), -1)
+        self._trigger = Clock.create_trigger(self._arrange_later, -1)      # held weakly, as FitLabel's
         self._spare: list = []
         super().__init__(**kwargs)
         self.bind(cards=self._trigger, size=self._trigger, pos=self._trigger)
@@ -234,6 +246,9 @@ class ChipArea(Widget):
     def _fscale(self) -> float:
         app = App.get_running_app()
         return app.fscale if app else 1.0
+
+    def _arrange_later(self, _dt) -> None:
+        self.arrange()
 
     def arrange(self) -> None:
         fs = self._fscale()
