@@ -392,6 +392,9 @@ class _Notes:
         self._event = None
         for box in list(self.boxes):
             box.clear_note()
+        # the redraw that clears them leaves freed memory behind: tidied once the table is still
+        from ui import memory
+        memory.tidy_soon()
 
 
 _NOTES = _Notes()

@@ -86,3 +86,33 @@ def test_tidying_waits_for_a_still_table(home):
     while memory._pending and time.monotonic() < until:
         harness.frames(1)
     assert not memory._pending
+
+
+def test_a_new_game_is_built_once_the_old_table_is_gone(home):
+    """Built while the old table still lived, the new one made the heap keep room for both
+    (~10 MB more after a second game).  What held the old table past its game: the screen
+    transition (ended only at the next frame, and then still pointing at the screen it took
+    away) and labels' pending redraws (lambdas the clock held)."""
+    app = home
+    start(app, "sams")
+    (nl, nc), _ = NORTH[0], SOUTH[0]
+    app.controller.sim_place(f"0.lane{nl}", nc)
+    harness.frames(2)
+    screen = table_screen(app)
+    screen.zone_boxes[f"0.lane{nl}"].flash(["a note"])   # a label with a redraw pending
+    old = weakref.ref(screen)
+    del screen
+    seen_alive = []
+    from ui import tables
+    real = tables.table_screen_for
+
+    def built(name):
+        gc.collect()
+        seen_alive.append(old() is not None)          # the moment the new table is made
+        return real(name)
+    tables.table_screen_for = built
+    try:
+        app.controller.start_game("sams", {}, seed=2)
+    finally:
+        tables.table_screen_for = real
+    assert seen_alive == [False], "the old table was still alive when the new one was built"
