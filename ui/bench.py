@@ -29,9 +29,8 @@ included).  Figures:
   :data:`FIRST_READING_AFTER` pad events and 3 s of a still table (where the
   bench used to stop, so comparable with the figures before it), and
   ``rss_after_games_mb`` after all the games, their summaries closed, the
-  table idle: higher by 5–15 MB here, though the live heap is the same
-  (heaptrack: 41.8 MB after one game, 41.9 after two) — memory the allocators
-  keep after a new game's table replaces the old one.
+  table idle: ~8 MB higher here, though the live heap is the same (heaptrack:
+  41.8 MB after one game, 41.9 after two); docs/ui.md says what is known.
 
 It needs a display (Xvfb is fine).
 """
@@ -113,7 +112,7 @@ def run_bare_child() -> None:
     app.stop()
 
 
-#: enough pad events for p99 to be a percentile (the third-slowest of 300), not the slowest one
+#: enough pad events for p99 to be a percentile (the fourth-slowest of 300), not the slowest one
 MIN_PAD_EVENTS = 300
 #: the pad event after which memory is read in the first game (the bench used to stop there)
 FIRST_READING_AFTER = 48

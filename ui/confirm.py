@@ -70,13 +70,10 @@ def second_tap(button, seconds: float = 4.0) -> bool:
 
 
 def _restore(button) -> None:
-    event = getattr(button, "_confirm_event", None)
-    if event is not None:
-        event.cancel()
     saved = getattr(button, "_confirm_saved", None) or {}
+    forget(button)
     for key, value in saved.items():
         setattr(button, key, value)
-    button.armed = False
 
 
 def forget(button) -> None:

@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from ui import theme
+from ui import memory, theme
 from ui.kv import load_kv
 
 
@@ -393,7 +393,6 @@ class _Notes:
         for box in list(self.boxes):
             box.clear_note()
         # the redraw that clears them leaves freed memory behind: tidied once the table is still
-        from ui import memory
         memory.tidy_soon()
 
 

@@ -15,13 +15,14 @@ the first 300, one more random battle played from that position on a copy of
 the model with another seed (3,000 more battles, each checked the same way
 against the engine's state at that position).
 """
-import math
 import random
 from collections import Counter
 
 from companion.games.lifeforce import RULES, sample_decks
 from companion.games.lifeforce.animals import BIT
 from companion.solo import lifeforce as model
+
+from .stats import uniform_enough
 
 DECKS = sample_decks()
 
@@ -129,15 +130,6 @@ def test_fast_path_agrees_with_the_engine_over_10000_random_games_and_3000_more_
     assert branched >= 3_000
 
 
-def _uniform_enough(counts: Counter, cells: int) -> bool:
-    """Chi-square of ``counts`` against equal frequencies over ``cells`` possible keys (an
-    unseen key counts as 0), within its mean plus six standard deviations: the seeds are
-    fixed, so this is a bound that a bias of a few per cent breaks, not a p-value."""
-    expected, df = sum(counts.values()) / cells, cells - 1
-    chi2 = sum((o - expected) ** 2 for o in counts.values()) / expected + (cells - len(counts)) * expected
-    return len(counts) <= cells and chi2 < df + 6 * math.sqrt(2 * df)
-
-
 def test_random_builds_and_draws_are_uniform():
     """The fast path's random player is :func:`model.random_build`'s: the animal equally likely
     any card of the hand, low or max at even odds for a ranged animal, the first support card
@@ -160,9 +152,9 @@ def test_random_builds_and_draws_are_uniform():
         first_support[animal, support[0]] += 1
         if animal == beetle:
             lows[low] += 1
-    assert _uniform_enough(animals, 5)
-    assert _uniform_enough(first_support, 5 * 4)
-    assert _uniform_enough(lows, 2)
+    assert uniform_enough(animals, 5)
+    assert uniform_enough(first_support, 5 * 4)
+    assert uniform_enough(lows, 2)
     deck = [model.INDEX[c] for c in DECKS[0]][:45]
     drawn = Counter()
     for _ in range(20_000):
@@ -170,4 +162,4 @@ def test_random_builds_and_draws_are_uniform():
         model._take(got, deck[:], 3, g.rng.getrandbits)
         assert len(set(got)) == 3
         drawn.update(got)
-    assert _uniform_enough(drawn, 45)
+    assert uniform_enough(drawn, 45)

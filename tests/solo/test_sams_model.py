@@ -16,6 +16,8 @@ import pytest
 from companion.games import sams
 from companion.solo import sams as model
 
+from .stats import uniform_enough
+
 RULES = sams.RULES
 
 
@@ -88,15 +90,6 @@ def test_playouts_that_start_mid_turn_agree_with_the_engine():
         replay_and_compare(seed, moves_first=30)
 
 
-def _uniform_enough(counts: Counter, cells: int) -> bool:
-    """Chi-square of ``counts`` against equal frequencies over ``cells`` possible keys (an
-    unseen key counts as 0), within its mean plus six standard deviations: the seeds are
-    fixed, so this is a bound that a bias of a few per cent breaks, not a p-value."""
-    expected, df = sum(counts.values()) / cells, cells - 1
-    chi2 = sum((o - expected) ** 2 for o in counts.values()) / expected + (cells - len(counts)) * expected
-    return len(counts) <= cells and chi2 < df + 6 * math.sqrt(2 * df)
-
-
 def test_playouts_draw_and_play_uniformly_at_random():
     """The playout is the engine's random player (``random_action``): a swap one time in 20
     at the start of a turn, otherwise every card of the hand onto every lane equally likely,
@@ -125,10 +118,10 @@ def test_playouts_draw_and_play_uniformly_at_random():
     assert abs(swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
     assert abs(other_swaps - 12_000 / 20) < 5 * math.sqrt(12_000 * 0.05 * 0.95)
     assert abs(both_swap - 12_000 / 400) < 5 * math.sqrt(12_000 / 400)
-    assert _uniform_enough(first_play, 5 * model.LANES)
-    assert _uniform_enough(opening, 10)
-    assert _uniform_enough(sides, 2 * model.LANES)
-    assert _uniform_enough(from_pile, len(pile))
+    assert uniform_enough(first_play, 5 * model.LANES)
+    assert uniform_enough(opening, 10)
+    assert uniform_enough(sides, 2 * model.LANES)
+    assert uniform_enough(from_pile, len(pile))
 
 
 def test_lane_results_match_the_engines_fight_for_random_stacks():
@@ -212,4 +205,4 @@ def test_a_determinization_deals_the_unseen_cards_evenly(steps):
                 assert g.count[s][lane] == len(cards)
     assert sum(where["discard"].values()) == 6000 * (state["discard"] - len(info.known_discard))
     for counts in where.values():
-        assert set(counts) <= unknown and (not counts or _uniform_enough(counts, len(unknown)))
+        assert set(counts) <= unknown and (not counts or uniform_enough(counts, len(unknown)))
