@@ -54,17 +54,39 @@ def child(db_path, seed: int, fd: int) -> None:
         os._exit(0)
 
 
-def read_lines(fd, until: int, buffer: list[str]) -> bool:
-    """Read reports until ``until`` action lines arrived; False if the child ended first."""
-    pending = ""
-    while sum(1 for line in buffer if not line.startswith("start")) < until:
-        chunk = os.read(fd, 4096).decode()
+class Reports:
+    """The report lines a child writes on a pipe.
+
+    One buffer carries a line cut between two reads over to the next read, so a
+    report is never split in two (the child's lines are shorter than PIPE_BUF,
+    so each one reaches the pipe whole even when the kill lands mid-write).
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.lines: list[str] = []
+        self._pending = b""
+
+    def _read(self) -> bool:
+        chunk = os.read(self.fd, 4096)
         if not chunk:
             return False
-        pending += chunk
-        *complete, pending = pending.split("\n")
-        buffer.extend(complete)
-    return True
+        *complete, self._pending = (self._pending + chunk).split(b"\n")
+        self.lines.extend(line.decode() for line in complete if line)
+        return True
+
+    def wait_for(self, count: int) -> bool:
+        """Read until ``count`` lines other than "start …" arrived; False if the child ended first."""
+        while sum(1 for line in self.lines if not line.startswith("start")) < count:
+            if not self._read():
+                return False
+        return True
+
+    def drain(self) -> list[str]:
+        """Everything the child wrote before it died."""
+        while self._read():
+            pass
+        return self.lines
 
 
 @pytest.mark.slow
@@ -81,14 +103,12 @@ def test_kill_minus_nine_at_random_points_loses_no_committed_action(tmp_path):
             os.close(read_fd)
             child(db_path, seed, write_fd)
         os.close(write_fd)
-        lines: list[str] = []
-        alive = read_lines(read_fd, picker.randint(0, 170), lines)
+        reader = Reports(read_fd)
+        reader.wait_for(picker.randint(0, 170))
         time.sleep(picker.random() * 0.002)           # land anywhere inside the next action
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        # drain what the child managed to report before dying
-        while (chunk := os.read(read_fd, 65536)):
-            lines.extend(l for l in chunk.decode().split("\n") if l)
+        lines = reader.drain()                        # what the child managed to report before dying
         os.close(read_fd)
         reports = [l.split() for l in lines if l and not l.startswith("start")]
         starts = [l for l in lines if l.startswith("start")]
@@ -219,15 +239,14 @@ def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(tmp_pat
                 os._exit(0)
         os.close(write_fd)
         os.close(go_read)
-        lines: list[str] = []
-        read_lines(read_fd, until + 1, lines)          # reports 0 … until: operation until + 1 is under way
+        reader = Reports(read_fd)
+        reader.wait_for(until + 1)          # reports 0 … until: operation until + 1 is under way
         if picker.random() < 0.2:                        # mostly at once: the operation is still running
             time.sleep(picker.random() * 0.0005)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         os.close(go_write)
-        while (chunk := os.read(read_fd, 65536)):
-            lines.extend(l for l in chunk.decode().split("\n") if l)
+        lines = reader.drain()
         os.close(read_fd)
         reported = int(lines[-1])
         assert reported in (until, until + 1)           # the child cannot pass the operation it was given
@@ -251,3 +270,15 @@ def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(tmp_pat
     print(f"\n{KILLS} kills; writing operation in flight: {in_flight}; "
           f"{landed_after_commit} after its commit, before its report")
     assert all(in_flight[op] > 0 for op in OPS), in_flight
+
+
+def test_a_report_cut_between_two_reads_is_read_whole():
+    """CI once saw "hash" without its number: a line cut at a read boundary must be joined, not split."""
+    read_fd, write_fd = os.pipe()
+    reader = Reports(read_fd)
+    os.write(write_fd, b"start 7\n12 ab")
+    assert reader.wait_for(0) and reader._read()
+    os.write(write_fd, b"cd\n13 ef\n")
+    os.close(write_fd)
+    assert reader.drain() == ["start 7", "12 abcd", "13 ef"]
+    os.close(read_fd)
