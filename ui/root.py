@@ -12,7 +12,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from ui import memory, theme
+from ui import memory, theme, widgets
 from ui.controller import AppController
 
 
@@ -139,6 +139,7 @@ class CompanionApp(App):
             if manager.transition.screen_out is old:
                 manager.transition.screen_out = manager.current_screen
             del old
+            widgets.forget_measures()
             memory.collect_now()
         if session is not None:
             from ui.tables import table_screen_for

@@ -181,13 +181,21 @@ def record_of(store, game_id: int) -> dict:
     return make_record(rules, options, seed, actions, state)
 
 
-def tell(record: dict) -> Story:
-    """Replay ``record`` and tell its story for the shared screen."""
+def tell(record: dict, whole_views: bool = True) -> Story:
+    """Replay ``record`` and tell its story for the shared screen.
+
+    The end-of-game summary needs of each view only the counters its chart draws
+    (``whole_views=False``): a whole game's views are a few MB the History's
+    step-through needs and the summary does not.
+    """
     rules = games.get(record["game"])
     options = rules.normalise_options(record.get("options") or {})
     players = list(options.get("players") or ["North", "South"])
     story = Story(record["game"], rules.title, players)
-    story.start_view = rules.view(rules.setup(options, record["seed"]), None)
+    def shown(state) -> dict:
+        view = rules.view(state, None)
+        return view if whole_views else {"counters": view.get("counters", [])}
+    story.start_view = shown(rules.setup(options, record["seed"]))
 
     def step(n, action, state, events):
         texts = [redact_event(e, None) for e in events]
@@ -197,7 +205,7 @@ def tell(record: dict) -> Story:
         decided = []
         for kind in DECIDED:
             decided = decided or [e.get("text", "") for e in texts if e.get("type") == kind and e.get("text")]
-        story.steps.append(Step(n, " · ".join(decided) if decided else line, rules.view(state, None),
+        story.steps.append(Step(n, " · ".join(decided) if decided else line, shown(state),
                                 decided=bool(decided),
                                 events=[e for e in texts if e.get("type") in DECIDED]))
 

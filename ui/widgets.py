@@ -136,6 +136,14 @@ def measure(text: str, font_size: float, bold: bool, width: float | None) -> tup
     return found
 
 
+def forget_measures() -> None:
+    """Drop the measured texts: called when a table goes, whose texts the next table mostly does
+    not show again.  Kept across games they were ~1,700 small entries made while the game went on,
+    scattered through the interpreter's memory and keeping ~2 MB of it from going back to the
+    system after the table that measured them was freed (docs/ui.md, memory)."""
+    _fit_cache.clear()
+
+
 def fits(text: str, font_size: float, bold: bool, width: float, height: float) -> bool:
     """Whether ``text`` fits a ``width`` × ``height`` box whole: every word on one line, every
     line inside."""

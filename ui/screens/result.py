@@ -86,7 +86,7 @@ class ResultView(Modal):
         which may be long before the last action (a forfeit, the last card drawn).
         """
         session = self.screen.session
-        story = self.story = stories.tell(session.record())
+        story = self.story = stories.tell(session.record(), whole_views=False)
         decider = story.decider()
         if decider is not None and decider[1] is not None:
             step, battle = decider
