@@ -131,3 +131,43 @@ def test_a_closed_table_forgets_the_texts_it_measured(home):
     harness.frames(2)
     assert ("a text only this table showed", 20, False, None) not in widgets._fit_cache
     assert widgets._fit_cache                             # the new table measured its own
+
+
+def test_rematch_builds_the_new_table_once_the_old_one_is_gone(home):
+    """The summary let go of its table only when it was freed, and the Rematch button that
+    closes it outlives the tap: Kivy's double- and triple-tap check keeps the touch for 0.4 s,
+    and Kivy's buttons file themselves in their touch.  So the old table lived on while Rematch
+    built the next one; a closed summary now lets go of its table at once."""
+    app = home
+    session = start(app, "sams")
+    rules = session.rules
+    from companion.engine import Rng
+    rng = Rng(11)
+    while True:
+        action = rules.random_action(session.state, rng)
+        if rules.is_over(rules.apply(session.state, action)[0]):
+            break
+        session.act(action)
+    harness.frames(2)
+    screen = table_screen(app)
+    if result_open(app):
+        screen.result_view.dismiss()
+    do(app, action)                                   # the last move: the summary opens
+    assert result_open(app) and screen.result_view.game_over
+    old = weakref.ref(screen)
+    del screen
+    seen_alive = []
+    from ui import tables
+    real = tables.table_screen_for
+
+    def built(name):
+        gc.collect()
+        seen_alive.append(old() is not None)          # the moment the new table is made
+        return real(name)
+    tables.table_screen_for = built
+    try:
+        harness.tap(harness.button("Rematch"))
+    finally:
+        tables.table_screen_for = real
+    assert seen_alive == [False], "the old table was still alive when the rematch's table was built"
+    assert app.root.current == "table" and app.controller.session is not session

@@ -67,7 +67,8 @@ class ResultView(Modal):
 
     def dismiss(self, *args, **kwargs):
         # A result still waiting for the frame that shows its card is not opened afterwards either.
-        self.screen.cancel_pending_result()
+        if self.screen is not None:
+            self.screen.cancel_pending_result()
         return super().dismiss(*args, **kwargs)
 
     def on_dismiss(self):
@@ -76,6 +77,10 @@ class ResultView(Modal):
             # The game is over and its summary read: no scoring left to be quick for, so the view
             # (its lines, chart and their textures: a few MB) goes; shown again, it is built again.
             self.screen.result_view = None
+            # ...and lets go of the table: the button that closed it lives on in Kivy's double-
+            # and triple-tap check for 0.4 s after the tap (it keeps the touch, which keeps the
+            # button), long enough to keep the old table alive while Rematch builds the next one.
+            self.screen = None
         # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
         tidy_soon()
 
