@@ -29,8 +29,9 @@ included).  Figures:
   :data:`FIRST_READING_AFTER` pad events and 3 s of a still table (where the
   bench used to stop, so comparable with the figures before it), and
   ``rss_after_games_mb`` after all the games, their summaries closed, the
-  table idle: ~8 MB higher here, though the live heap is the same (heaptrack:
-  41.8 MB after one game, 41.9 after two); docs/ui.md says what is known.
+  table idle: ~6.5 MB higher here, though the live objects are the same (the
+  same objects spread over more of the allocators' memory); docs/ui.md says
+  what is known.
 
 It needs a display (Xvfb is fine).
 """
