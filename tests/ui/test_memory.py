@@ -15,6 +15,36 @@ from .driver import do, result_open, table_screen
 from .test_tables import NORTH, SOUTH, start
 
 
+def play_to_the_last_move(session, seed: int = 11) -> dict:
+    """Random moves through the session until the next one would end the game; returns that one."""
+    from companion.engine import Rng
+    rules, rng = session.rules, Rng(seed)
+    while True:
+        action = rules.random_action(session.state, rng)
+        if rules.is_over(rules.apply(session.state, action)[0]):
+            return action
+        session.act(action)
+
+
+def alive_when_the_next_table_is_built(old_table: weakref.ref, start_next) -> list[bool]:
+    """For each table ``start_next()`` has built: whether ``old_table`` was alive at that moment,
+    after a full collection (a table kept alive then makes the heap keep room for both)."""
+    from ui import tables
+    real = tables.table_screen_for
+    seen = []
+
+    def built(name):
+        gc.collect()
+        seen.append(old_table() is not None)
+        return real(name)
+    tables.table_screen_for = built
+    try:
+        start_next()
+    finally:
+        tables.table_screen_for = real
+    return seen
+
+
 def test_a_closed_games_zones_are_let_go_of_at_once(home):
     """The zones' notes share one timer that every new note puts off: it held the zones of
     every game closed while play went on (about 10 MB a game of Sam's)."""
@@ -50,13 +80,7 @@ def test_a_finished_games_summary_is_dropped_when_read_and_built_again(home):
     session = start(app, "sams")
     screen = table_screen(app)
     rules = session.rules
-    from companion.engine import Rng
-    rng = Rng(11)
-    while True:
-        action = rules.random_action(session.state, rng)
-        if rules.is_over(rules.apply(session.state, action)[0]):
-            break
-        session.act(action)
+    action = play_to_the_last_move(session)
     harness.frames(2)
     if result_open(app):
         screen.result_view.dismiss()
@@ -102,19 +126,7 @@ def test_a_new_game_is_built_once_the_old_table_is_gone(home):
     screen.zone_boxes[f"0.lane{nl}"].flash(["a note"])   # a label with a redraw pending
     old = weakref.ref(screen)
     del screen
-    seen_alive = []
-    from ui import tables
-    real = tables.table_screen_for
-
-    def built(name):
-        gc.collect()
-        seen_alive.append(old() is not None)          # the moment the new table is made
-        return real(name)
-    tables.table_screen_for = built
-    try:
-        app.controller.start_game("sams", {}, seed=2)
-    finally:
-        tables.table_screen_for = real
+    seen_alive = alive_when_the_next_table_is_built(old, lambda: app.controller.start_game("sams", {}, seed=2))
     assert seen_alive == [False], "the old table was still alive when the new one was built"
 
 
@@ -140,14 +152,7 @@ def test_rematch_builds_the_new_table_once_the_old_one_is_gone(home):
     built the next one; a closed summary now lets go of its table at once."""
     app = home
     session = start(app, "sams")
-    rules = session.rules
-    from companion.engine import Rng
-    rng = Rng(11)
-    while True:
-        action = rules.random_action(session.state, rng)
-        if rules.is_over(rules.apply(session.state, action)[0]):
-            break
-        session.act(action)
+    action = play_to_the_last_move(session)
     harness.frames(2)
     screen = table_screen(app)
     if result_open(app):
@@ -156,18 +161,6 @@ def test_rematch_builds_the_new_table_once_the_old_one_is_gone(home):
     assert result_open(app) and screen.result_view.game_over
     old = weakref.ref(screen)
     del screen
-    seen_alive = []
-    from ui import tables
-    real = tables.table_screen_for
-
-    def built(name):
-        gc.collect()
-        seen_alive.append(old() is not None)          # the moment the new table is made
-        return real(name)
-    tables.table_screen_for = built
-    try:
-        harness.tap(harness.button("Rematch"))
-    finally:
-        tables.table_screen_for = real
+    seen_alive = alive_when_the_next_table_is_built(old, lambda: harness.tap(harness.button("Rematch")))
     assert seen_alive == [False], "the old table was still alive when the rematch's table was built"
     assert app.root.current == "table" and app.controller.session is not session
