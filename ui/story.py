@@ -185,13 +185,14 @@ def tell(record: dict, whole_views: bool = True) -> Story:
     """Replay ``record`` and tell its story for the shared screen.
 
     The end-of-game summary needs of each view only the counters its chart draws
-    (``whole_views=False``): a whole game's views are a few MB the History's
-    step-through needs and the summary does not.
+    (``whole_views=False``): a whole game's views, about 1 MB for a game of Sam's,
+    are what the History's step-through needs and the summary does not.
     """
     rules = games.get(record["game"])
     options = rules.normalise_options(record.get("options") or {})
     players = list(options.get("players") or ["North", "South"])
     story = Story(record["game"], rules.title, players)
+
     def shown(state) -> dict:
         view = rules.view(state, None)
         return view if whole_views else {"counters": view.get("counters", [])}
