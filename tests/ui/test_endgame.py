@@ -209,3 +209,22 @@ def test_an_action_button_made_over_for_another_action_forgets_a_first_tap(home)
     assert not now[0].armed and not any(c.startswith("Tap again") for c in now[0].choices)
     harness.frames(150)                                   # past the old first tap's few seconds
     assert now[0].text == "Redraw: South"
+
+
+def test_a_whole_game_makes_no_more_action_buttons_than_it_shows_at_once(home):
+    """Buttons not needed for the present actions are kept for the next ones: made again each
+    time the actions came back, some 65 a game of Sam's were garbage that spread the app's memory."""
+    from ui.tables.generic import MAX_ACTION_BUTTONS
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    rules, rng = session.rules, Rng(7)
+    seen = {}                                             # held, so that no id is used twice
+    while not rules.is_over(session.state):
+        session.act(rules.random_action(session.state, rng))
+        harness.frames(1)
+        if result_open(app) and not rules.is_over(session.state):
+            screen.result_view.dismiss()
+        seen.update((id(button), button) for button in screen.ids.actions.children)
+    assert 0 < len(seen) <= MAX_ACTION_BUTTONS
+    screen.result_view.dismiss()

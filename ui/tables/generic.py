@@ -82,6 +82,7 @@ class TableScreen(Screen):
         self._result_pending = None          # a result's events waiting for the frame that shows its card
         self.view: dict = {}
         self._shown_actions = None
+        self._spare_buttons: list[FitButton] = []   # action buttons not shown now, kept for the next actions
 
     # ---- life cycle ----------------------------------------------------------------
     def attach(self, controller, session) -> None:
@@ -345,7 +346,9 @@ class TableScreen(Screen):
         box = self.ids.actions
         # Buttons are restyled, not made again: making one (its kv rules, its label) took a third
         # of a pad event's handling on Sam's table, whose redraw buttons come and go every turn.
-        spare = box.children[::-1]
+        # Those not needed now are kept too: made again when the actions came back, some 65 a
+        # game of Sam's (~40 KB each) were garbage that spread the app's memory (docs/ui.md).
+        spare = box.children[::-1] + self._spare_buttons
         box.clear_widgets()
         for action in actions:
             if action == primary:
@@ -357,6 +360,7 @@ class TableScreen(Screen):
                 button = FitButton()
             self._style(button, action)
             box.add_widget(button)
+        self._spare_buttons = spare
 
     def _style(self, button: FitButton, action: dict | None) -> None:
         if action is None:
