@@ -162,16 +162,19 @@ class AppController(EventDispatcher):
         self.store.abandon(game_id)
 
     def close_session(self) -> None:
+        self._let_go()
+        self.session = None
+
+    def _let_go(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
         if self.solo is not None:
             self.solo.close()
             self.solo = None
-        self.session = None
 
     def _open(self, session: Session) -> None:
-        self.close_session()
+        self._let_go()
         if self.simulated:
             register_virtual_tags(self.store, session.rules.name)
             self.source.clear()

@@ -1,8 +1,8 @@
 """The Kivy application: one window, a screen manager, the controller.
 
 ``CompanionApp(controller)`` builds every screen once, except the table
-screen, which is made for each game when a session opens (each game may have
-its own table layout, see :mod:`ui.tables`).  Screens switch without
+screen, which is made when a session opens (each game may have its own table
+layout, see :mod:`ui.tables`) and kept for the next game of the same kind.  Screens switch without
 transitions: nothing animates, so an idle screen costs no CPU.
 """
 from __future__ import annotations
@@ -126,6 +126,12 @@ class CompanionApp(App):
 
     def _session_changed(self, _controller, session) -> None:
         manager = self.root
+        if session is not None and manager.has_screen("table") and manager.get_screen("table").fits(session):
+            table = manager.get_screen("table")         # a rematch: the same board shows the new game
+            table.detach()
+            table.attach(self.controller, session)
+            manager.current = "table"
+            return
         if manager.has_screen("table"):
             old = manager.get_screen("table")
             if manager.current == "table":

@@ -59,6 +59,8 @@ class Banner(ButtonBehavior, Label):
         self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
 
     def hide(self) -> None:
+        if self.shown:
+            memory.tidy_soon()          # its redraw leaves freed memory behind, as the notes' does
         self.shown = False
         self.text = ""
         if self._hide_event is not None:
@@ -231,6 +233,14 @@ class CardChip(Label):
     compact = BooleanProperty(False)       # kept for the simulated table's drag ghost
 
 
+#: chips no zone shows now, kept for any zone's next cards.  Making a chip (a Label and its kv
+#: rules) was most of a card's way to the screen; and when each zone kept only its own few, a
+#: game of Sam's made and dropped some 16 chips (~50 KB each) after its first rounds, garbage
+#: that spread the app's memory over more of the heap (docs/ui.md, memory)
+_spare_chips: list = []
+MAX_SPARE_CHIPS = 64
+
+
 class ChipArea(Widget):
     """Cards as chips, left to right and row by row, as many as fit its box.
 
@@ -242,13 +252,8 @@ class ChipArea(Widget):
     cards = ListProperty()
     align = StringProperty("center")
 
-    #: chips kept for reuse when cards leave: making a chip (a Label and its kv rules) was most
-    #: of a card's way to the screen on Sam's table, whose lanes empty and fill every round
-    SPARE_CHIPS = 4
-
     def __init__(self, **kwargs):
         self._trigger = Clock.create_trigger(self._arrange_later, -1)      # held weakly, as FitLabel's
-        self._spare: list = []
         super().__init__(**kwargs)
         self.bind(cards=self._trigger, size=self._trigger, pos=self._trigger)
 
@@ -291,7 +296,7 @@ class ChipArea(Widget):
                 if n < len(chips):
                     chip = chips[n]
                 else:
-                    chip = self._spare.pop() if self._spare else CardChip(size_hint=(None, None))
+                    chip = _spare_chips.pop() if _spare_chips else CardChip(size_hint=(None, None))
                     self.add_widget(chip)
                 chip.text, chip.hidden = text, hidden
                 chip.font_size, chip.size, chip.pos = font, (width, chip_h), (x, y)
@@ -299,8 +304,8 @@ class ChipArea(Widget):
                 n += 1
         for chip in chips[n:]:
             self.remove_widget(chip)
-            if len(self._spare) < self.SPARE_CHIPS:
-                self._spare.append(chip)
+            if len(_spare_chips) < MAX_SPARE_CHIPS:
+                _spare_chips.append(chip)
 
     def _rows(self, items, rows: int, gap: float):
         """``items`` in at most ``rows`` rows of this width, or None when they do not fit."""
@@ -429,6 +434,10 @@ class Feed(Label):
         self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
 
     def hide(self) -> None:
+        if self.shown:
+            # the last thing to go on a table that settles (5 s, the notes 4 s): without this the
+            # tidying could run just before it, and what its redraw freed stayed in the heap
+            memory.tidy_soon()
         self.shown = False
         if self._hide_event is not None:
             self._hide_event.cancel()

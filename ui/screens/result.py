@@ -72,14 +72,18 @@ class ResultView(Modal):
         return super().dismiss(*args, **kwargs)
 
     def on_dismiss(self):
-        session = self.screen.session
-        if session is not None and session.rules.is_over(session.state) and self.screen.result_view is self:
-            # The game is over and its summary read: no scoring left to be quick for, so the view
-            # (its lines, chart and their textures: a few MB) goes; shown again, it is built again.
-            self.screen.result_view = None
+        screen = self.screen
+        session = screen.session if screen is not None else None
+        if session is not None and session.rules.is_over(session.state):
+            # The game is over and its summary read: its lines, chart and their textures (a few
+            # MB) go; the view stays with its table, for the next game's results.
+            self.ids.chart.story = None
+            self.story = None
+            self._fill([])
             # ...and lets go of the table: the button that closed it lives on in Kivy's double-
             # and triple-tap check for 0.4 s after the tap (it keeps the touch, which keeps the
-            # button), long enough to keep the old table alive while Rematch builds the next one.
+            # button), long enough to keep the old table alive while a new game builds the next
+            # one.  The table hands itself back when it shows a result again.
             self.screen = None
         # the round or game is over and the board clears: what the scoring freed goes back (ui.memory)
         tidy_soon()

@@ -83,24 +83,46 @@ class TableScreen(Screen):
         self.view: dict = {}
         self._shown_actions = None
         self._spare_buttons: list[FitButton] = []   # action buttons not shown now, kept for the next actions
+        self._board_for: tuple | None = None        # the game, options and text size the board was built for
 
     # ---- life cycle ----------------------------------------------------------------
     def attach(self, controller, session) -> None:
+        """Follow ``session``.  The board is built for it, unless this table's board was built for
+        the same game with the same options at the same text size (a rematch, a new game of the
+        same kind): then that board shows the new game (see :meth:`fits`)."""
         self.controller = controller
         self.session = session
         self.simulated = controller.simulated
         self.game_title = session.rules.title
         controller.bind(on_session_events=self._on_session_events)
-        from ui.screens.result import ResultView
-        self.result_view = ResultView(screen=self)       # built once: scoring must not wait for it
-        self.zone_boxes.clear()
-        self.counter_boxes.clear()
-        self.seat_tags.clear()
-        self.ids.board.clear_widgets()
-        self.build_board(self.ids.board)
+        if self.result_view is None:
+            from ui.screens.result import ResultView
+            self.result_view = ResultView(screen=self)   # built once: scoring must not wait for it
+        board_for = self._board_key(session)
+        if board_for != self._board_for:
+            self.zone_boxes.clear()
+            self.counter_boxes.clear()
+            self.seat_tags.clear()
+            self.ids.board.clear_widgets()
+            self.build_board(self.ids.board)
+            self._board_for = board_for
         self.refresh()
 
+    def fits(self, session) -> bool:
+        """Whether this table's board was built for a game like ``session``'s: it then shows that
+        game as a table built for it would.  Played again on the same board, a rematch starts
+        at once and leaves the memory as it was (a new board a game spread the app's memory
+        over ~2 MB more of the heap: docs/ui.md, memory)."""
+        return self._board_key(session) == self._board_for
+
+    def _board_key(self, session) -> tuple:
+        app = App.get_running_app()
+        return (type(self), session.rules.name, repr(session.options), app.fscale if app else 1.0,
+                app.bscale if app else 1.0)
+
     def detach(self) -> None:
+        """Stop following the session, and clear what its game left on the table: notes, marks,
+        the feed, the banner, the status line, a card the simulated table was about to place."""
         if self.controller is not None:
             self.controller.unbind(on_session_events=self._on_session_events)
         self.cancel_pending_result()
@@ -109,11 +131,25 @@ class TableScreen(Screen):
             self.result_view.dismiss()
         # The notes', the feed's and the banner's timers hold their widgets, and through them this
         # screen, for seconds: a closed game's screen is let go at once.
-        for box in self.zone_boxes.values():
-            box.clear_note()
+        for box in self.ids.board.walk(restrict=True):
+            if isinstance(box, ZoneBox):
+                box.clear_note()
+                box.outcome, box.reason = "", []
+        for counter in self.counter_boxes.values():      # a counter the next game does not keep yet
+            counter.value, counter.title, counter.owner = 0, "", ""
         self.ids.feed.hide()
+        self.ids.feed.lines = []
         self.ids.banner.hide()
+        self.last_event, self.status_choices = "", []
+        self.cancel_sim()
+        self._shown_actions = None
+        self.view = {}
+        self.forget_game()
         self.session = None
+
+    def forget_game(self) -> None:
+        """Hook for a game's screen: what it remembers of the game that was shown (a rematch
+        shows the next one on the same board)."""
 
     # ---- building blocks for a game's layout ------------------------------------------------
     @property
@@ -554,9 +590,7 @@ class TableScreen(Screen):
         public_events, self._result_pending, self._result_trigger = self._result_pending, None, None
         if self.session is None or public_events is None:    # the game was closed in between
             return
-        if self.result_view is None:                     # dropped after a finished game's summary
-            from ui.screens.result import ResultView
-            self.result_view = ResultView(screen=self)
+        self.result_view.screen = self                   # a read summary lets go of its table
         self.result_view.show(public_events)
 
 

@@ -122,5 +122,8 @@ class SamsTable(TableScreen):
         if self.view.get("detail", {}).get("last_round") is None:
             self._lane_texts = {}
 
+    def forget_game(self) -> None:
+        self._lane_texts = {}
+
 
 SCREEN = SamsTable
