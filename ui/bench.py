@@ -29,9 +29,9 @@ included).  Figures:
   :data:`FIRST_READING_AFTER` pad events and 3 s of a still table (where the
   bench used to stop, so comparable with the figures before it), and
   ``rss_after_games_mb`` after all the games, their summaries closed, the
-  table idle: ~6.5 MB higher here, though the live objects are the same (the
-  same objects spread over more of the allocators' memory); docs/ui.md says
-  what is known.
+  table idle: ~1.8 MB higher here (6.5 before a rematch kept its table and the
+  zones shared their chips: the same live objects spread over more of the
+  allocators' memory); docs/ui.md, "How `companion bench ui` measures now".
 
 It needs a display (Xvfb is fine).
 """
