@@ -129,6 +129,7 @@ class CompanionApp(App):
         if session is not None and manager.has_screen("table") and manager.get_screen("table").fits(session):
             table = manager.get_screen("table")         # a rematch: the same board shows the new game
             table.detach()
+            widgets.forget_measures()
             table.attach(self.controller, session)
             manager.current = "table"
             return
