@@ -166,6 +166,9 @@ class AppController(EventDispatcher):
         self.session = None
 
     def _let_go(self) -> None:
+        # what the open session holds (its subscription, its solo seat), without a change of
+        # ``session``: a new game replaces the open one in one change, so that a rematch's table
+        # can stay (ui.root) instead of going with a "no game" in between
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

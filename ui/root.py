@@ -2,8 +2,9 @@
 
 ``CompanionApp(controller)`` builds every screen once, except the table
 screen, which is made when a session opens (each game may have its own table
-layout, see :mod:`ui.tables`) and kept for the next game of the same kind.  Screens switch without
-transitions: nothing animates, so an idle screen costs no CPU.
+layout, see :mod:`ui.tables`) and kept for the next game of the same kind.
+Screens switch without transitions: nothing animates, so an idle screen costs
+no CPU.
 """
 from __future__ import annotations
 

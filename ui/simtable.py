@@ -94,6 +94,7 @@ class SimPanel(BoxLayout):
         else:
             self.decks += [(short_deck_name(name), cards, None) for name, cards in shipped_decks(session.rules.name)]
         self._deck_buttons()
+        self._session = session          # the table may stay for the next game (a rematch): the panel does not
         controller.bind(session=self._session_changed)
         # Follow the board: the active seat changes with each action, and a zone may move.
         from kivy.clock import Clock
@@ -110,7 +111,7 @@ class SimPanel(BoxLayout):
             self.solo.refresh()
 
     def _session_changed(self, controller, session) -> None:
-        if session is not self.screen.session:
+        if session is not self._session:
             controller.unbind(session=self._session_changed)
             controller.unbind(on_session_events=self._follow)
             self.dismiss()

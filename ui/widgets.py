@@ -140,10 +140,10 @@ def measure(text: str, font_size: float, bold: bool, width: float | None) -> tup
 
 def forget_measures() -> None:
     """Drop the measured texts: called when a game goes (its table with it, or kept for a
-    rematch), whose texts the next game mostly does not show again.  Kept across games they were ~1,700 small entries after three games, made
-    while play went on and scattered among the table's objects, so that some of the memory the
-    freed table left could not go back (0.5 MB in `companion bench ui`'s reading after two
-    games; docs/ui.md, memory)."""
+    rematch), whose texts the next game mostly does not show again.  Kept across games they
+    were ~1,700 small entries after three games, made while play went on and scattered among
+    the table's objects, so that some of the memory the freed table left could not go back
+    (0.5 MB in `companion bench ui`'s reading after two games; docs/ui.md, memory)."""
     _fit_cache.clear()
 
 

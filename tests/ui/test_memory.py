@@ -296,3 +296,22 @@ def test_the_feed_and_the_banner_going_are_tidied_after(home):
         widget.hide()
         assert memory._pending, f"{type(widget).__name__} went without a tidying after it"
         widget.hide()                                 # already gone: nothing new to tidy
+
+
+def test_a_rematch_opens_a_card_panel_made_for_the_new_game(home):
+    """The simulated table's card panel is made for one game (its seats' decks, a solo game's
+    hands) and follows that game: a rematch on the same table closes it and makes a new one."""
+    from ui.simtable import open_panel
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    harness.frames(2)
+    assert panel.parent is not None
+    app.controller.start_game("sams", {}, seed=9)
+    harness.frames(2)
+    assert table_screen(app) is screen and panel.parent is None
+    again = open_panel(screen)
+    harness.frames(2)
+    assert again is not panel and again.parent is not None and again._session is app.controller.session
+    again.dismiss()

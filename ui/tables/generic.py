@@ -70,6 +70,8 @@ class TableScreen(Screen):
 
     controller = None
     session = None
+    #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
+    _sim_panel = None
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -142,6 +144,9 @@ class TableScreen(Screen):
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
         self.cancel_sim()
+        panel, self._sim_panel = self._sim_panel, None  # made for this game's seats, decks and hands
+        if panel is not None:
+            panel.dismiss()
         self._shown_actions = None
         self.view = {}
         self.forget_game()
