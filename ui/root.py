@@ -13,7 +13,7 @@ from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from ui import memory, theme, widgets
+from ui import memory, theme
 from ui.controller import AppController
 
 
@@ -130,7 +130,6 @@ class CompanionApp(App):
         if session is not None and manager.has_screen("table") and manager.get_screen("table").fits(session):
             table = manager.get_screen("table")         # a rematch: the same board shows the new game
             table.detach()
-            widgets.forget_measures()
             table.attach(self.controller, session)
             manager.current = "table"
             return
@@ -147,7 +146,6 @@ class CompanionApp(App):
             if manager.transition.screen_out is old:
                 manager.transition.screen_out = manager.current_screen
             del old
-            widgets.forget_measures()
             memory.collect_now()
         if session is not None:
             from ui.tables import table_screen_for

@@ -32,7 +32,7 @@ from companion.engine import Zone
 from ui import theme
 from ui.confirm import forget, second_tap
 from ui.kv import load_kv
-from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox
+from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
@@ -100,14 +100,13 @@ class TableScreen(Screen):
         if self.result_view is None:
             from ui.screens.result import ResultView
             self.result_view = ResultView(screen=self)   # built once: scoring must not wait for it
-        board_for = self._board_key(session)
-        if board_for != self._board_for:
+        if not self.fits(session):
             self.zone_boxes.clear()
             self.counter_boxes.clear()
             self.seat_tags.clear()
             self.ids.board.clear_widgets()
             self.build_board(self.ids.board)
-            self._board_for = board_for
+            self._board_for = self._board_key(session)
         self.refresh()
 
     def fits(self, session) -> bool:
@@ -118,13 +117,12 @@ class TableScreen(Screen):
         return self._board_key(session) == self._board_for
 
     def _board_key(self, session) -> tuple:
-        app = App.get_running_app()
-        return (type(self), session.rules.name, repr(session.options), app.fscale if app else 1.0,
-                app.bscale if app else 1.0)
+        return session.rules.name, repr(session.options), self.fs(), self.bs()
 
     def detach(self) -> None:
         """Stop following the session, and clear what its game left on the table: notes, marks,
-        the feed, the banner, the status line, a card the simulated table was about to place."""
+        counters, the feed, the banner, the status line, the simulated table's picked card and
+        card panel, the texts measured for it."""
         if self.controller is not None:
             self.controller.unbind(on_session_events=self._on_session_events)
         self.cancel_pending_result()
@@ -150,6 +148,7 @@ class TableScreen(Screen):
         self._shown_actions = None
         self.view = {}
         self.forget_game()
+        forget_measures()
         self.session = None
 
     def forget_game(self) -> None:
