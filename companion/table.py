@@ -33,6 +33,7 @@ says plainly when a sighting cannot become one (unknown tag, unused pad).
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,7 +202,9 @@ PROFILE_SCHEMA = {
             "properties": {
                 "id": {"type": "string", "maxLength": 64}, "kind": {"type": "string", "maxLength": 20},
                 "bus": _INT, "cs": _INT,
-                "cs_gpio": _GPIO, "reset_gpio": _GPIO, "port": {"type": "string", "minLength": 1, "maxLength": 200},
+                "cs_gpio": _GPIO, "reset_gpio": _GPIO,
+                "port": {"type": "string", "minLength": 1, "maxLength": 200},            # see check_device_names
+                "usb_serial": {"type": "string", "minLength": 1, "maxLength": 200},
                 "pads": {"type": "array", "maxItems": 16, "items": _PAD}}}},
         "layouts": {"type": "object", "maxProperties": 16, "additionalProperties": {
             "type": "object", "maxProperties": 256, "additionalProperties": {"anyOf": [
@@ -227,6 +230,48 @@ PROFILE_SCHEMA = {
 }
 
 
+#: The only strings a profile may give as a reader's ``port``: serial device nodes, named in full.
+#: pyserial's ``serial_for_url`` would run URL handlers (``spy://…?file=`` writes a file, ``socket://``
+#: connects), and a relative path or ``..`` could name any file; so nothing else reaches an opener.
+#: ttyACM: USB CDC (the Pico); ttyUSB: USB-serial adapters; ttyAMA/ttyS and serial0/1: the Pi's own
+#: UARTs; /dev/serial/by-id|by-path: udev's stable names (a name starting with a letter or digit, so
+#: never ``.`` or ``..``).
+SERIAL_DEVICE = re.compile(r"/dev/(?:tty(?:ACM|USB|AMA|S)[0-9]{1,3}|serial[01]"
+                           r"|serial/by-(?:id|path)/[A-Za-z0-9][A-Za-z0-9_.:+-]{0,199})", re.ASCII)
+#: A USB serial number as a bridge reports it (the Pico's is its flash id, 16 hex digits).
+USB_SERIAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}", re.ASCII)
+
+
+def is_serial_device(value) -> bool:
+    """Is ``value`` a serial device path a profile may name (:data:`SERIAL_DEVICE`)?"""
+    return isinstance(value, str) and SERIAL_DEVICE.fullmatch(value) is not None
+
+
+def check_device_names(doc: dict, source: str, text: str | None = None) -> None:
+    """Refuse, in one sentence naming the key, a reader ``port`` or ``usb_serial`` that is not one.
+
+    Runs at profile load (:func:`parse_profile`), so ``companion run``, ``doctor``
+    and the app refuse the file before anything opens a port.
+    """
+    from companion import validate
+    for n, reader in enumerate(doc.get("readers", [])):
+        if not isinstance(reader, dict):
+            continue
+        for key, pattern, wanted in (
+                ("port", SERIAL_DEVICE, "a serial device such as /dev/ttyACM0, /dev/ttyUSB0 or "
+                                        "/dev/serial/by-id/usb-…, or give the bridge's USB serial number "
+                                        "as usb_serial = \"E660583883265F2A\" instead"),
+                ("usb_serial", USB_SERIAL, "a USB serial number: letters, digits, '.', '_', ':' and '-', "
+                                           "at most 64")):
+            value = reader.get(key)
+            if value is None or (isinstance(value, str) and pattern.fullmatch(value)):
+                continue
+            line = validate.locate(text, ["readers", n, key], "toml")
+            where = f"{source}, line {line}" if line else source
+            shown = repr(value[:60]) + ("…" if len(value) > 60 else "") if isinstance(value, str) else repr(value)
+            raise ProfileError(f"{where}: readers[{n}].{key} = {shown} is not {wanted}")
+
+
 def load_profile(path: str | Path) -> TableProfile:
     """Read and check a table profile file; :class:`ProfileError` names file, line and field."""
     from companion import validate
@@ -234,6 +279,7 @@ def load_profile(path: str | Path) -> TableProfile:
         doc, text = validate.load(path, PROFILE_SCHEMA, "toml", MAX_PROFILE_BYTES, "table profile")
     except validate.InputError as exc:
         raise ProfileError(str(exc)) from None
+    check_device_names(doc, str(path), text)
     return parse_profile(doc, str(path))
 
 
@@ -243,6 +289,7 @@ def parse_profile(doc: dict, source: str) -> TableProfile:
         validate.check(doc, PROFILE_SCHEMA, source)
     except validate.InputError as exc:
         raise ProfileError(str(exc)) from None
+    check_device_names(doc, source)
     problems = []
     pads: list[str] = []
     for n, reader in enumerate(doc.get("readers", []), start=1):

@@ -13,7 +13,8 @@ A table profile (``firmware_config/tables/*.toml``) lists readers::
     [[readers]]
     id = "pico"
     kind = "bridge"       # a Pico running firmware_config/bridge, on USB serial
-    port = "/dev/ttyACM0"
+    port = "/dev/ttyACM0" # a serial device (companion.table.SERIAL_DEVICE), or instead
+                          # usb_serial = "E660583883265F2A": the board's USB serial number
     pads = ["p0", "p1"]   # pad i = the bridge's reader channel i
 
 Readers with ``cs_gpio`` share one spidev node of their bus, used in ``no_cs``
@@ -26,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from companion.table import ProfileError, TableProfile
+from companion.table import USB_SERIAL, ProfileError, TableProfile, is_serial_device
 from hardware.rc522.pcd import KNOWN_VERSIONS, KnownTags, Pcd, RfidError, ReaderFault
 from hardware.rc522.transport import Mfrc522Transport, open_spidev
 
@@ -57,10 +58,13 @@ class ReaderSpec:
     cs_gpio: int | None = None
     reset_gpio: int | None = None
     port: str | None = None
+    usb_serial: str | None = None          # a bridge named by its USB serial number (found at open)
 
     def where(self) -> str:
         """Where a tinkerer finds this reader: "SPI0 CE0", "SPI1 with chip select on GPIO 5", "/dev/ttyACM0"."""
         if self.kind == "bridge":
+            if self.port is None and self.usb_serial is not None:
+                return f"the reader bridge with USB serial number {self.usb_serial}"
             return f"the reader bridge on {self.port}"
         if self.cs is not None:
             return f"SPI{self.bus} CE{self.cs}"
@@ -233,17 +237,22 @@ def _check_reader(raw: dict, name: str, problems: list[str]) -> ReaderSpec | Non
             return None
         return ReaderSpec(reader_id, kind, tuple(pads), bus=bus, cs=cs, cs_gpio=cs_gpio, reset_gpio=reset)
     if kind == "bridge":
-        port = raw.get("port")
-        if not isinstance(port, str) or not port:
-            problems.append(f"{name}: a bridge needs port = \"/dev/ttyACM0\" (or another serial port)")
+        port, usb_serial = raw.get("port"), raw.get("usb_serial")
+        if (port is None) == (usb_serial is None):
+            problems.append(f"{name}: a bridge needs port = \"/dev/ttyACM0\" (or another serial device) "
+                            f"or usb_serial = \"<its USB serial number>\": one of the two")
+        elif port is not None and not is_serial_device(port):
+            problems.append(f"{name}: port {port[:60]!r} is not a serial device such as /dev/ttyACM0")
+        elif usb_serial is not None and not (isinstance(usb_serial, str) and USB_SERIAL.fullmatch(usb_serial)):
+            problems.append(f"{name}: usb_serial {str(usb_serial)[:60]!r} is not a USB serial number")
         if len(pads) > 16:
             problems.append(f"{name}: the bridge polls at most 16 readers, {len(pads)} pads given")
-        unknown = set(raw) - {"id", "kind", "port", "pads"}
+        unknown = set(raw) - {"id", "kind", "port", "usb_serial", "pads"}
         if unknown:
             problems.append(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
         if len(problems) > before:
             return None
-        return ReaderSpec(reader_id, kind, tuple(pads), port=port)
+        return ReaderSpec(reader_id, kind, tuple(pads), port=port, usb_serial=usb_serial)
     problems.append(f"{name}: kind must be \"rc522\" or \"bridge\", not {kind!r}")
     return None
 

@@ -19,7 +19,7 @@ this file under a real MicroPython (the WebAssembly port, in node) whose
 emulator (``hardware/emulator/pico.py``).
 """
 from pcd import KnownTags, Pcd, ReaderFault, RfidError
-from protocol import encode, uids_field
+from protocol import MAX_FAULT_TEXT, encode, uids_field
 import ntag
 
 FIRMWARE = "bridge-2"
@@ -146,6 +146,7 @@ class Bridge:
             self.ok[ch] = False
             self.since_fault[ch] = RECOVER_EVERY       # try a reset at once, then every RECOVER_EVERY polls
             why = str(exc) if isinstance(exc, RfidError) else "%s: %s" % (type(exc).__name__, exc)
+            why = why[:MAX_FAULT_TEXT]                 # the host refuses lines over MAX_LINE_BYTES
             try:
                 self.send("FAULT", ch, why)
             except Exception:

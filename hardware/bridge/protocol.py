@@ -42,6 +42,16 @@ except ImportError:                 # on the Pico, the files lie side by side
 
 MAX_SEQ = 65536
 MAX_CHANNELS = 16
+# What one line may carry, so that the host's work per line is bounded (docs/hardware/bridge.md, "Limits").
+# UIDs per POLL: a pad reports at most the 8 tags Pcd.inventory discovers (limit=8), plus tags the
+# firmware still confirms while they miss polls (KnownTags keeps one for 8 polls): 8 x 8 = 64 is the
+# most the firmware can put on a line, and 16 channels x a stack of 4 is the same 64.
+MAX_UIDS_PER_POLL = 64
+# The longest line the firmware writes: a POLL of 64 ten-byte UIDs is 64 x 21 + 24 = 1,368 bytes; an
+# NDEF line carries at most ntag.MAX_MESSAGE = 256 bytes as 512 hex digits; FAULT text is cut to
+# MAX_FAULT_TEXT.  2,048 leaves room; a longer line is refused without being kept whole.
+MAX_LINE_BYTES = 2048
+MAX_FAULT_TEXT = 200
 KINDS = ("HELLO", "READER", "POLL", "NDEF", "FAULT")
 
 
@@ -94,9 +104,13 @@ def uids_field(uids):
     return ",".join(uids) if uids else "-"
 
 
-def parse_uids(field):
+def parse_uids(field, limit=MAX_UIDS_PER_POLL):
+    """The UIDs of a POLL's field; more than ``limit`` of them is a :class:`ProtocolError` (counted first)."""
     if field == "-":
         return []
+    count = field.count(",") + 1
+    if count > limit:
+        raise ProtocolError("%d UIDs in one line, more than the %d a pad can report" % (count, limit))
     uids = field.split(",")
     for uid in uids:
         if len(uid) not in (8, 14, 20):
