@@ -68,11 +68,12 @@ class Debouncer:
             if card_ids:
                 self._card_ids.update(card_ids)
             track = self._misses.setdefault(pad, {})
-            touched = set(uids) | set(track)
+            read = set(uids)                # membership in a set: a poll's cost stays linear in its UIDs
+            touched = read | set(track)
             for uid in uids:
                 track[uid] = 0
             for uid in list(track):
-                if uid not in uids:
+                if uid not in read:
                     track[uid] += 1
                     if track[uid] >= self.misses_to_remove:
                         del track[uid]
