@@ -73,6 +73,17 @@ def run_walkthrough(profile=None, *, emulate: bool = False, report=None, out=Non
 
 def reader_process_line(data_dir=None) -> str | None:
     """What the running companion's reader-process supervisor last recorded, in one line (or None)."""
+    report = reader_process_report(data_dir)
+    return report[0] if report else None
+
+
+def reader_process_report(data_dir=None) -> tuple[str, bool] | None:
+    """The supervisor's last word (:data:`hardware.sources.STATUS_FILE`) and whether it is healthy, or None.
+
+    A recorded ``not answering`` (no heartbeat for longer than the stated
+    silence) is not healthy; nor is a recorded process that this machine's
+    ``/proc`` shows stopped (state ``T``: SIGSTOP, or a debugger).
+    """
     import json
     from companion import paths
     from hardware.sources import STATUS_FILE
@@ -80,10 +91,27 @@ def reader_process_line(data_dir=None) -> str | None:
         info = json.loads((paths.data_dir(data_dir) / STATUS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    line = f"reader process of the companion: {info.get('state')} (pid {info.get('pid')}, at {info.get('at')})"
+    if not isinstance(info, dict):
+        return None
+    state, pid = info.get("state"), info.get("pid")
+    line = f"reader process of the companion: {state} (pid {pid}, at {info.get('at')})"
+    ok = state in ("running", "stopped")
+    if state == "not answering":
+        line += (f": no heartbeat for {info.get('silent_s')} s (the limit is {info.get('silence_limit_s')} s) — "
+                 f"stopped or stuck; the companion kills and restarts it if it stays silent")
     if info.get("restarts"):
         line += f"; restarted {info['restarts']} time(s), last because: {info.get('last_failure')}"
-    return line
+    if state == "restarting" and info.get("next_restart_s") is not None:
+        line += f"; next start after {info['next_restart_s']:g} s"
+    if state in ("running", "not answering") and isinstance(pid, int) and pid > 0:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+            if stat.rpartition(")")[2].split()[:1] == ["T"]:
+                line += f"; process {pid} is stopped right now (SIGSTOP or a debugger): send it SIGCONT"
+                ok = False
+        except OSError:
+            pass
+    return line, ok
 
 
 def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, table=None) -> int:
@@ -241,10 +269,12 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         if not r.ok and r.detail not in problems:
             problems.append(r.detail)
 
-    process = reader_process_line()
+    process = reader_process_report()
     if process is not None:
         say("")
-        say(process[0].upper() + process[1:])
+        say(process[0][0].upper() + process[0][1:])
+        if not process[1]:
+            problems.append(process[0])
     say("")
     if problems:
         say("What to fix:")

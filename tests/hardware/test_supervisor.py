@@ -91,3 +91,105 @@ def test_a_reader_process_that_dies_while_opening_is_a_problem_not_a_restart_loo
         assert table.restarts == 0
     finally:
         table.close()
+
+
+# -- issue 24, Deliver 2: liveness, not presence ------------------------------------------------------
+
+B = "04A1B2C3D4E5F7"
+
+
+def test_a_stopped_reader_process_is_shown_not_ok_within_its_stated_silence_and_ok_again_when_continued(tmp_path):
+    profile = load_profile(TABLES / "table-2pad.toml")
+    status_file = tmp_path / "reader-process.json"
+    table = SupervisedTable(emulated_readers, (profile, {"s-attacker": [A]}), restart_delay_s=0.1,
+                            status_path=status_file)
+    try:
+        assert table.wait_opened() == []
+        assert _wait(lambda: table.status()[0]["ok"])
+        os.kill(table.pid, signal.SIGSTOP)
+        try:
+            assert _wait(lambda: not table.status()[0]["ok"], timeout=10)
+            head, *readers = table.status()
+            assert head["silence_limit_s"] <= 2.0                 # the stated silence, not a wall-clock race
+            assert head["silent_s"] > head["silence_limit_s"]
+            assert f"reader process {table.pid} not answering: no heartbeat for" in head["detail"]
+            assert f"(the limit is {head['silence_limit_s']:g} s) — stopped or stuck" in head["detail"]
+            assert readers and not any(r["ok"] for r in readers)   # what it said before is no news of now
+            assert _wait(lambda: json.loads(status_file.read_text())["state"] == "not answering")
+        finally:
+            os.kill(table.pid, signal.SIGCONT)
+        assert _wait(lambda: table.status()[0]["ok"])
+        assert table.restarts == 0
+    finally:
+        table.close()
+
+
+def test_a_process_silent_for_too_long_is_killed_and_restarted_with_growing_delays():
+    profile = load_profile(TABLES / "table-2pad.toml")
+    table = SupervisedTable(emulated_readers, (profile, {}), restart_delay_s=0.1, kill_after_s=1.0,
+                            max_restart_delay_s=0.4)
+    try:
+        assert table.wait_opened() == []
+        os.kill(table.pid, signal.SIGSTOP)                        # never continued: the supervisor kills it
+        assert _wait(lambda: table.restarts == 1)
+        assert table.last_failure.startswith("stopped answering (no heartbeat for ")
+        assert table.last_failure.endswith("the limit is 1.5 s), so it was killed")
+        for n in (2, 3, 4):
+            assert _wait(lambda: table.status()[0]["ok"])
+            os.kill(table.pid, signal.SIGKILL)
+            assert _wait(lambda: table.restarts == n)
+        assert table.restart_delays == [0.1, 0.2, 0.4, 0.4]       # doubled each quick death, capped
+        assert _wait(lambda: table.status()[0]["ok"])
+    finally:
+        table.close()
+
+
+def test_a_callback_that_raises_does_not_kill_the_supervisor(caplog):
+    profile = load_profile(TABLES / "table-2pad.toml")
+    table = SupervisedTable(emulated_readers, (profile, {"n-attacker": [A], "s-attacker": [B]}),
+                            restart_delay_s=0.1)
+    events = []
+
+    def sink(ev):
+        if not events:
+            events.append(None)
+            raise ValueError("the screen went away")
+        events.append(ev)
+
+    try:
+        assert table.wait_opened() == []
+        table.start(sink)
+        assert _wait(lambda: len(events) == 2)                   # the second card still arrives
+        first = table.pid
+        os.kill(first, signal.SIGKILL)                            # and the thread still restarts children
+        assert _wait(lambda: table.restarts == 1 and table.status()[0]["ok"] and table.pid != first)
+        head = table.status()[0]
+        assert "handler of reader events failed 1 time(s), last: ValueError: the screen went away" in head["detail"]
+        assert sum("the screen went away" in r.getMessage() for r in caplog.records) == 1
+    finally:
+        table.close()
+
+
+def test_doctor_says_the_companions_reader_process_is_not_answering(tmp_path, monkeypatch):
+    import io
+    from hardware.doctor import doctor
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    data = tmp_path / "tabletop-companion"
+    data.mkdir()
+    profile = load_profile(TABLES / "table-2pad.toml")
+    table = SupervisedTable(emulated_readers, (profile, {}), status_path=data / "reader-process.json")
+    try:
+        assert table.wait_opened() == []
+        os.kill(table.pid, signal.SIGSTOP)
+        try:
+            assert _wait(lambda: json.loads((data / "reader-process.json").read_text())["state"] == "not answering")
+            out = io.StringIO()
+            assert doctor(profile=TABLES / "table-2pad.toml", seconds=0.1, out=out, emulate=True) == 1
+        finally:
+            os.kill(table.pid, signal.SIGCONT)
+    finally:
+        table.close()
+    said = out.getvalue()
+    assert f"Reader process of the companion: not answering (pid {table.pid}" in said
+    assert "(the limit is 1.5 s) — stopped or stuck" in said and "is stopped right now" in said
+    assert said.index("What to fix:") < said.rindex("not answering")
