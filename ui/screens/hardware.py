@@ -5,11 +5,14 @@ is fed by the same pad events the game gets, so a pad that stays dark under a
 card points at the reader, its wiring or the tag.  Reader status comes from
 the table source (``source.status()``, the same report ``companion doctor``
 prints).  Only the number of tags is shown, never which card: a face-down
-card stays face down here too.
+card stays face down here too.  The readers' lines are read again every
+half second while the screen is shown, so a reader process that stops
+answering turns to FAULT, with the reason, without a touch on Refresh.
 """
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
@@ -19,27 +22,40 @@ from ui.widgets import ZoneBox
 
 
 class HardwareScreen(Screen):
+    STATUS_EVERY_S = 0.5
+    _shown: list = []
+    _ticking = None
+
     def on_pre_enter(self, *args):
         controller = App.get_running_app().controller
         controller.bind(on_pad=self._pads_changed)
         self.refresh()
+        self._ticking = Clock.schedule_interval(lambda _dt: self.show_readers(), self.STATUS_EVERY_S)
 
     def on_leave(self, *args):
         App.get_running_app().controller.unbind(on_pad=self._pads_changed)
+        if self._ticking is not None:
+            self._ticking.cancel()
 
     def _pads_changed(self, *_args):
         self.show_pads()
 
     def refresh(self) -> None:
-        controller = App.get_running_app().controller
+        self._shown = []
+        self.show_readers()
+        self.show_pads(rebuild=True)
+
+    def show_readers(self) -> None:
+        lines = [(bool(status.get("ok")), f"{'OK ' if status.get('ok') else 'FAULT '} {status.get('id', '?')} "
+                                          f"({status.get('kind', '?')}): {status.get('detail', '')}")
+                 for status in App.get_running_app().controller.reader_status()]
+        if lines == self._shown:
+            return
+        self._shown = lines
         box = self.ids.readers
         box.clear_widgets()
-        for status in controller.reader_status():
-            mark = "OK " if status.get("ok") else "FAULT "
-            box.add_widget(HistoryLine(text=f"{mark} {status.get('id', '?')} ({status.get('kind', '?')}): "
-                                            f"{status.get('detail', '')}",
-                                       color=theme.TEXT if status.get("ok") else theme.WARNING))
-        self.show_pads(rebuild=True)
+        for ok, text in lines:
+            box.add_widget(HistoryLine(text=text, color=theme.TEXT if ok else theme.WARNING))
 
     def show_pads(self, rebuild: bool = False) -> None:
         controller = App.get_running_app().controller
