@@ -197,6 +197,10 @@ def cmd_bench(args) -> int:
         from hardware.led_bench import bench_leds
         _json(bench_leds(seconds=args.seconds))
         return 0
+    if args.what == "hostile":                        # issue 24's hardware-side attacks
+        from hardware.hostile_bench import bench_hostile
+        _json(bench_hostile())
+        return 0
     if args.what == "ui":
         from ui.bench import bench_ui
         _json(bench_ui(seconds=args.seconds))
@@ -339,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")

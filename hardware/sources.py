@@ -147,7 +147,11 @@ def _devices_present(profile) -> bool:
     except ProfileError:
         return False
     for spec in specs:
-        node = spec.port if spec.kind == "bridge" else spidev_node(spec, specs)
+        if spec.kind == "bridge" and spec.port is None:
+            from hardware.bridge.host import find_usb_serial
+            node = find_usb_serial(spec.usb_serial)          # a bridge named by its USB serial number
+        else:
+            node = spec.port if spec.kind == "bridge" else spidev_node(spec, specs)
         if node and Path(node).exists():
             return True
     return False

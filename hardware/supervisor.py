@@ -176,7 +176,7 @@ class SupervisedTable(TableSource):
             self._sink = on_event
             pending, self._pending = self._pending, []
         for ev in pending:
-            on_event(ev)
+            self._deliver(on_event, ev)
 
     def status(self) -> list[dict]:
         with self._lock:
@@ -346,10 +346,8 @@ class SupervisedTable(TableSource):
                 self._heard_at = time.monotonic()
             try:
                 outcome = self._message(msg)
-            except Exception as exc:              # a callback (the app's sink) raised: log once, keep going
-                self.callback_errors += 1
-                self.last_callback_error = f"{type(exc).__name__}: {exc}"[:200]
-                self._log_once(f"callback {type(exc).__name__}", f"a reader-event handler raised {exc!r}")
+            except Exception as exc:              # a bug handling a message: log once, keep going
+                self._callback_failed(exc)
                 continue
             if outcome == "failed":
                 return outcome
@@ -419,7 +417,19 @@ class SupervisedTable(TableSource):
             if sink is None:
                 self._pending.append(ev)
                 return
-        sink(ev)
+        self._deliver(sink, ev)
+
+    def _deliver(self, sink, ev: PadEvent) -> None:
+        """Hand ``ev`` to the app; whatever its handler raises is counted and logged once per kind."""
+        try:
+            sink(ev)
+        except Exception as exc:
+            self._callback_failed(exc)
+
+    def _callback_failed(self, exc: Exception) -> None:
+        self.callback_errors += 1
+        self.last_callback_error = f"{type(exc).__name__}: {exc}"[:200]
+        self._log_once(f"callback {type(exc).__name__}", f"a reader-event handler raised {exc!r}")
 
     def _settled(self, lying: dict[str, list[str]]) -> None:
         """A new child has settled: cards the supervisor knew of that it does not see have left."""
