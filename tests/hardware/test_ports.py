@@ -38,12 +38,11 @@ def database(tmp_path):
     return data, path, path.read_bytes()
 
 
-def test_a_spy_url_port_cannot_touch_the_database_through_doctor(tmp_path, database):
+def test_a_spy_url_port_cannot_touch_the_database_through_doctor(tmp_path, database, capsys):
     data, db, before = database
     prof = _bridge_profile(tmp_path, f'port = "spy://loop://?file={db}"')
-    out = io.StringIO()
-    assert doctor(profile=prof, out=out) == 2
-    said = out.getvalue()
+    assert main(["--data-dir", str(data), "doctor", "--profile", str(prof)]) == 2     # `companion doctor --profile`
+    said = capsys.readouterr().out
     assert "line 5: readers[0].port = 'spy://loop://?file=" in said and "is not a serial device" in said
     assert said.count("\n") == 1                       # one sentence
     assert db.read_bytes() == before
