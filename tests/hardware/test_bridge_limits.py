@@ -148,3 +148,20 @@ def test_the_debouncer_does_work_linear_in_the_uids_of_a_poll():
         events = debouncer.feed("p0", fewer, t)
     assert [(e.uid, e.kind) for e in events] == [(_uids(1)[0], "gone")]
     assert _CountingUid.compared < 10 * 4 * n, f"{_CountingUid.compared:,} comparisons for 4 polls of {n:,} UIDs"
+
+
+def test_the_firmware_cuts_a_long_fault_so_its_line_stays_under_the_hosts_limit():
+    """A driver bug with a 5,000-character message must reach the host as a FAULT, not as an over-long line."""
+    from hardware.emulator.pico import EmulatedBridgeBoard
+    reader, fed = _host()
+    board = EmulatedBridgeBoard(4, write=lambda line: (lines.append(line), reader.handle_line(line.encode())))
+    lines = []
+
+    def broken(*args, **kwargs):
+        raise ValueError("x" * 5000)
+
+    board.bridge.start()
+    board.bridge.pcds[1].inventory = broken
+    board.bridge.poll_once()
+    assert max(len(line) for line in lines) <= MAX_LINE_BYTES
+    assert reader.garbled == 0 and reader.channel_faults[1].startswith("ValueError: xxx")
