@@ -29,6 +29,7 @@ def show_fault(config, error, move_aside: Callable) -> str:
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
     from kivy.uix.label import Label
+    from kivy.utils import escape_markup
 
     class FaultApp(App):
         title = "Tabletop companion"
@@ -39,7 +40,7 @@ def show_fault(config, error, move_aside: Callable) -> str:
             head = "The games cannot be opened."
             # On screen the button below is the offer; the CLI's "run 'companion repair'" is for terminals.
             said = str(error).split("; run 'companion repair'")[0]
-            self.message = Label(text=f"[b]{head}[/b]\n\n{said}", markup=True, halign="center",
+            self.message = Label(text=f"[b]{head}[/b]\n\n{escape_markup(said)}", markup=True, halign="center",
                                  valign="middle", font_size="20sp")
             self.message.bind(size=lambda label, size: setattr(label, "text_size", size))
             root.add_widget(self.message)
@@ -66,10 +67,10 @@ def show_fault(config, error, move_aside: Callable) -> str:
             try:
                 kept = move_aside(error.path)
             except (OSError, RuntimeError) as exc:
-                self.message.text = f"[b]The file could not be moved.[/b]\n\n{exc}"
+                self.message.text = f"[b]The file could not be moved.[/b]\n\n{escape_markup(str(exc))}"
                 return
             self.result = "moved"
-            self.message.text = (f"[b]Moved aside.[/b]\n\nThe old file is kept as {kept}.\n"
+            self.message.text = (f"[b]Moved aside.[/b]\n\nThe old file is kept as {escape_markup(str(kept))}.\n"
                                  f"The companion starts with an empty database next time.")
             self.buttons.pop("move").disabled = True
             Clock.schedule_once(lambda _dt: self.stop(), 2.0)
