@@ -275,12 +275,15 @@ class LifeforceRules(Rules):
         seat = state["turn"]
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
+        support = duel["support"][seat]
         if animal is None:
+            if support:                     # rebuilding after running out: see _rebuild
+                return self._rebuild(state, seat, support)
             return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
         beast = ANIMALS[animal]
         mode = duel["mode"][seat]
         if beast.lifespan_low is not None and mode is None:
-            return {"type": "declare", "seat": seat, "mode": MODES[r & 1]}
+            return {"type": "declare", "seat": seat, "mode": "low" if support else MODES[r & 1]}
         if duel["total"][seat] >= beast.lifespan(mode):
             return {"type": "done", "seat": seat}
         if state["hand"][seat] > 0:
@@ -288,6 +291,21 @@ class LifeforceRules(Rules):
         if r % 4 or self._can_support(state, seat):
             return {"type": "withdraw", "seat": seat, "card": animal}
         return {"type": "cannot_support", "seat": seat}
+
+    @staticmethod
+    def _rebuild(state: State, seat: int, support: list[str]) -> Action:
+        """The random player's way out when its hand ran out short of the lifespan (it took its
+        animal back, its support still lies there): the card with the lowest lifespan of all it
+        holds for this duel attacks, said low, and the others support it — the supported play
+        that always exists with two cards (:meth:`_can_support`); "holds" as far as the companion
+        knows, which never sees a hand: any card of the deck not yet elsewhere.  First it takes that card back
+        if it lies among the support.  Without this the player wanders between animals and a game
+        lasts thousands of actions."""
+        lowest = min(support, key=_lowest_lifespan)
+        in_hand = _lowest_available(state, seat)
+        if in_hand is None or _lowest_lifespan(lowest) < _lowest_lifespan(in_hand):
+            return {"type": "withdraw", "seat": seat, "card": lowest}
+        return {"type": "play_animal", "seat": seat, "card": in_hand}
 
     @staticmethod
     def _random_card(state: State, seat: int, r: int) -> str:
@@ -351,11 +369,14 @@ class LifeforceRules(Rules):
 
     def _check_card(self, state: State, seat: int, card: str) -> Animal:
         """``card`` may come from ``seat``'s hand: it is in their deck and not in a known pile."""
-        who = self._who(state, seat)
         beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
         bit = BIT[card]
+        if (bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]
+                                                          | state["table"][seat]) and state["hand"][seat] > 0):
+            return beast                    # the common case in one test; the refusals below say why not
+        who = self._who(state, seat)
         if not bit & state["deckmask"][seat]:
             other = 1 - seat
             where = (f" (it is {self._who(state, other)}'s card)" if bit & state["deckmask"][other] else "")
@@ -451,9 +472,14 @@ class LifeforceRules(Rules):
         seat, card = action["seat"], action.get("card")
         self._expect_builder(state, seat, "adding support")
         beast = self._check_card(state, seat, card)
-        duel = state["duels"][-1]
-        new = self._with_side(state, seat, support=duel["support"][seat] + [card],
-                              total=duel["total"][seat] + beast.lifespan_max)
+        duel = state["duels"][-1].copy()
+        support, total = duel["support"].copy(), duel["total"].copy()
+        support[seat] = support[seat] + [card]
+        total[seat] += beast.lifespan_max
+        duel["support"], duel["total"] = support, total
+        new = state.copy()
+        duels = new["duels"] = state["duels"].copy()
+        duels[-1] = duel
         _take_from_hand(new, seat, BIT[card])
         text = (f"{self._who(state, seat)} supports with {beast.name} ({beast.lifespan_max}): "
                 + self._status(new, seat))
@@ -889,6 +915,18 @@ class LifeforceRules(Rules):
 
 
 # ---- helpers that fill in a fresh state (never the one apply was given) -------
+
+def _lowest_lifespan(card: str) -> int:
+    beast = ANIMALS[card]
+    return beast.lifespan_max if beast.lifespan_low is None else beast.lifespan_low
+
+
+def _lowest_available(state: State, seat: int) -> str | None:
+    """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
+    out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+    available = [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
+    return min(available, key=_lowest_lifespan) if available else None
+
 
 def _set(values: list, seat: int, value) -> list:
     out = list(values)
