@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from companion.engine import EngineError, IllegalAction, Option, Rng, Rules, Zone, event, hidden_event
 from companion.games.arcmage import cards as arc
-from companion.games.arcmage import moves, pads
-from companion.games.arcmage import rules as R
+from companion.games.arcmage import moves, table as pads
+from companion.games.arcmage import skeleton as R
 from companion.games.arcmage import view as views
 from companion.games.arcmage.cards import CHAPTER_NUMERALS, DOMAIN_LABELS, DOMAINS
 from companion.games.arcmage.decks import validate_deck
