@@ -94,16 +94,10 @@ class ArcmageRules(Rules):
         return state["result"]
 
     # ---- apply ------------------------------------------------------------------
-    def apply(self, state: dict, action: dict) -> tuple[dict, list]:
-        if state["result"] is not None:
-            raise IllegalAction("The game is over.")
-        kind = action.get("type")
-        handler = getattr(self, f"_do_{kind}", None) if isinstance(kind, str) else None
-        if handler is None:
-            raise IllegalAction(f"{kind!r} is not an Arcmage action.")
-        seat = action.get("seat")
-        if seat not in (0, 1):
-            raise IllegalAction("Say which player acts: seat 0 or 1.")
+    def dispatch(self, state: dict, action: dict, handler) -> tuple[dict, list]:
+        """Every move edits a copy through :class:`~.state.Edit`; setup, a fallen last region and a
+        pending target allow only their own moves (and the corrections of :data:`ANY_TIME`)."""
+        kind, seat = action["type"], action["seat"]
         if state["phase"] == "setup" and kind not in ("region", "ready", "adjust"):
             raise IllegalAction("First both players put their chapter on their region pad and press Ready.")
         if state["phase"] == "fallen" and kind not in ANY_TIME | {"end_game"}:
@@ -113,7 +107,7 @@ class ArcmageRules(Rules):
             raise IllegalAction(f"First choose what {arc.name(p['card'])} targets (or cancel it).")
         e = Edit(state)
         events: list = []
-        handler(e, action, seat, events)
+        handler(self, e, action, seat, events)
         return e.s, events
 
     # -- helpers for handlers
@@ -927,5 +921,39 @@ class ArcmageRules(Rules):
         state = self.playout(None, seed, on_apply=on_apply)
         return max(state["turn"] - 1, 0) + (1 if self.is_over(state) else 0)
 
+
+ArcmageRules.MOVES = {
+    "region": ArcmageRules._do_region,
+    "ready": ArcmageRules._do_ready,
+    "next": ArcmageRules._do_next,
+    "end_game": ArcmageRules._do_end_game,
+    "mulligan": ArcmageRules._do_mulligan,
+    "unassign": ArcmageRules._do_unassign,
+    "claim": ArcmageRules._do_claim,
+    "draw": ArcmageRules._do_draw,
+    "exhaust": ArcmageRules._do_exhaust,
+    "resource": ArcmageRules._do_resource,
+    "spend": ArcmageRules._do_spend,
+    "play": ArcmageRules._do_play,
+    "target": ArcmageRules._do_target,
+    "cancel": ArcmageRules._do_cancel,
+    "assign": ArcmageRules._do_assign,
+    "unequip": ArcmageRules._do_unequip,
+    "give": ArcmageRules._do_give,
+    "pickup": ArcmageRules._do_pickup,
+    "move": ArcmageRules._do_move,
+    "attack": ArcmageRules._do_attack,
+    "block": ArcmageRules._do_block,
+    "unblock": ArcmageRules._do_unblock,
+    "blocks_done": ArcmageRules._do_blocks_done,
+    "split": ArcmageRules._do_split,
+    "resolve": ArcmageRules._do_resolve,
+    "enter": ArcmageRules._do_enter,
+    "discard": ArcmageRules._do_discard,
+    "discard_region": ArcmageRules._do_discard_region,
+    "adjust": ArcmageRules._do_adjust,
+    "set_mark": ArcmageRules._do_set_mark,
+    "destroy": ArcmageRules._do_destroy,
+}
 
 RULES = ArcmageRules()

@@ -322,18 +322,13 @@ class LifeforceRules(Rules):
         return available[r % len(available)]
 
     # ---- applying ------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        handler = self._HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Lifeforce Battle has no action {kind!r}")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if kind != "identify" and action.get("seat") not in (0, 1):
-            raise IllegalAction(f"{kind} needs a seat, 0 or 1, not {action.get('seat')!r}")
+    UNSEATED = frozenset({"identify"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """In solo play the companion's cards come from its holder (:mod:`.solo`)."""
         if "solo" in state:
             solo.refuse_direct(state, action)
-            if kind in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
+            if action["type"] in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
                 return solo.place(self, state, action, handler)
         return handler(self, state, action)
 
@@ -687,7 +682,7 @@ class LifeforceRules(Rules):
         return new, [event("adjusted", f"{who}'s hand corrected to {hand} (deck {deck})", seat=seat,
                            counter=f"hand.{seat}", value=hand)]
 
-    _HANDLERS = {
+    MOVES = {
         "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
         "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
         "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,

@@ -246,24 +246,7 @@ class SamsRules(Rules):
                 return {"type": "play", "seat": seat, "lane": rng.randrange(LANES), "card": card}
 
     # ---- applying ------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if state["phase"] == "over" and kind != "adjust":
-            raise IllegalAction("the game is over")
-        if kind == "play":
-            return self._play(state, action)
-        if kind == "next_round":
-            return self._next_round(state, action)
-        if kind == "redraw":
-            return self._redraw(state, action)
-        if kind == "adjust":
-            return self._adjust(state, action)
-        if kind == "solo_hand":
-            return _solo_hand(state, action)
-        if kind == "solo_decide":
-            return _solo_decide(state, action)
-        raise IllegalAction(f"Sam's Battle Game has no action {kind!r}")
-
+    # apply: the base class's one dispatch, through MOVES (after the handlers below)
     def _play(self, state: State, action: Action) -> tuple[State, list]:
         seat, lane, card = action.get("seat"), action.get("lane"), action.get("card")
         if state["phase"] != "play":
@@ -798,5 +781,12 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
         hand[seat] += 1
     state["hand"] = hand
 
+
+SamsRules.MOVES = {
+    "play": SamsRules._play, "next_round": SamsRules._next_round, "redraw": SamsRules._redraw,
+    "adjust": SamsRules._adjust,
+    "solo_hand": lambda rules, state, action: _solo_hand(state, action),
+    "solo_decide": lambda rules, state, action: _solo_decide(state, action),
+}
 
 RULES = SamsRules()

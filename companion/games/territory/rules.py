@@ -375,15 +375,10 @@ class TerritoryRules(Rules):
         return {"type": "register", "seat": seat, "creature": cheapest}
 
     # ---- applying --------------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if state["phase"] == "over" and kind != "adjust":
-            raise IllegalAction("the game is over")
-        handler = self._handlers.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Creature Combat Territory has no action {kind!r}")
-        if kind not in ("deal", "adjust") and action.get("seat") not in (0, 1):
-            raise IllegalAction(f"{kind!r} needs the seat (0 or 1) of the player who makes it")
+    UNSEATED = frozenset({"deal", "adjust"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """Card fields are card ids (strings) before any handler reads them."""
         for key in ("creature", "land", "target"):
             if key in action and not isinstance(action[key], str):
                 raise IllegalAction(f"{key!r} must be a card id such as 'territory.ash', not {action[key]!r}")
@@ -1036,7 +1031,7 @@ class TerritoryRules(Rules):
         raise IllegalAction("Territory can adjust 'land_deck' and 'rest.<creature id>' counters, "
                             f"not {name_!r}")
 
-    _handlers = {
+    MOVES = {
         "register": _register, "unregister": _unregister, "done": _done, "deal": _deal, "deploy": _deploy,
         "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
         "forfeit": _forfeit, "adjust": _adjust, "show": _show,

@@ -175,18 +175,11 @@ class VitaLunaRules(Rules):
         return None
 
     # ---- applying ------------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if kind == "adjust":
-            return self._adjust(state, action)
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        handler = self._handlers.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Vita Luna has no action {kind!r}")
-        seat = action.get("seat")
-        if kind != "reveal" and seat not in (0, 1):
-            raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it")
+    UNSEATED = frozenset({"reveal"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """A refused reward or exchange is hidden from the other player, as the card is."""
+        kind, seat = action["type"], action.get("seat")
         if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
             return handler(self, state, action)
         try:
@@ -865,7 +858,7 @@ class VitaLunaRules(Rules):
             if heart[seat] <= 0:
                 return self._end_battle(new, seat, f"{names[seat]} has no hearts left", events)
             return new, events
-        if name == f"track.{seat}" and state["phase"] != "over":
+        if name == f"track.{seat}":
             track = list(state["track"])
             track[seat] = max(0, min(steps_to_heart(state["options"]) - 1, track[seat] + delta))
             return dict(state, track=track), [event("adjusted", f"{names[seat]}'s counter corrected to step "
@@ -881,7 +874,8 @@ class VitaLunaRules(Rules):
         raise IllegalAction(f"{name!r} cannot be corrected now; counters: heart.N during a battle, track.N, "
                             "markers.N during the bidding")
 
-    _handlers = {
+    MOVES = {
+        "adjust": _adjust,
         "attack_first": _attack_first, "bid_first": _bid_first, "reveal": _reveal, "bid": _bid,
         "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
         "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
