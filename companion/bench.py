@@ -63,11 +63,11 @@ def bench_engine(name: str, seconds: float = 2.0) -> dict:
 def bench_fast_path(name: str, seconds: float = 2.0) -> dict | None:
     """Whole random games on the solo player's fast model, the path its search plays out."""
     if name == "sams":
-        from companion.solo.sams import random_games
-        path = "companion.solo.sams.Game._play_randomly (whole games; the solo player's search plays its rounds on it)"
+        from companion.games.sams.playout import random_games
+        path = "companion.games.sams.playout.Game._play_randomly (whole games; the solo player's search plays its rounds on it)"
     elif name == "lifeforce":
-        from companion.solo.lifeforce import random_games
-        path = ("companion.solo.lifeforce.Game (random builds; the solo player's search plays its battles "
+        from companion.games.lifeforce.playout import random_games
+        path = ("companion.games.lifeforce.playout.Game (random builds; the solo player's search plays its battles "
                 "out on the same model with a greedy policy)")
     else:
         return None

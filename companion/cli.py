@@ -1,9 +1,10 @@
-"""The `companion` command line, and the composition root.
+"""The `companion` command line: its parser and the commands the core answers alone.
 
-This is the one module that knows all three packages: ``companion`` (the core),
-``hardware`` (readers, LEDs, buttons) and ``ui`` (the Kivy app).  It wires a
-table source, a session, the outputs and the app together; nothing else in
-``companion/`` imports ``hardware`` or ``ui``.
+The commands that need readers, LEDs or a screen (``run``, ``doctor``, ``bench
+rfid|leds|ui``) are wired by the composition root, :mod:`ui.main`, which hands
+:func:`main` their handlers (``wiring``); the ``companion`` console script and
+``python3 -m companion`` start there.  So nothing in ``companion/`` imports
+``hardware`` or ``ui`` (pyproject.toml's import-linter contracts check it).
 """
 from __future__ import annotations
 
@@ -189,95 +190,7 @@ def cmd_bench(args) -> int:
         from companion.solo.bench import bench_solo
         _json(bench_solo(game=args.game or "sams", games=args.games, think=args.think))
         return 0
-    if args.what == "rfid":
-        from hardware.bench import bench_rfid
-        _json(bench_rfid(seconds=args.seconds, plays=args.plays))
-        return 0
-    if args.what == "leds":
-        from hardware.led_bench import bench_leds
-        _json(bench_leds(seconds=args.seconds))
-        return 0
-    if args.what == "hostile":                        # issue 24's hardware-side attacks
-        from hardware.hostile_bench import bench_hostile
-        _json(bench_hostile())
-        return 0
-    if args.what == "ui":
-        from ui.bench import bench_ui
-        _json(bench_ui(seconds=args.seconds))
-        return 0
-    if args.what == "ui-child":                       # the app side of `bench ui`, wired like `run --sim`
-        import tempfile
-        from companion.app_config import AppConfig
-        from hardware.outputs import open_outputs
-        from hardware.sources import open_table_source
-        from ui.bench import run_child
-        config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="bench-ui-")), profile_path=None, sim=True,
-                           fullscreen=False, size=(800, 480))
-        run_child(config, open_table_source(config), open_outputs(config), args.seconds)
-        return 0
-    return 2
-
-
-def cmd_doctor(args) -> int:
-    if args.walkthrough:
-        from hardware.doctor import run_walkthrough
-        return run_walkthrough(args.profile, emulate=args.emulate, report=args.report)
-    from hardware.doctor import doctor
-    return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
-
-
-def cmd_run(args) -> int:
-    """Start the touchscreen app: readers from the table profile, or the simulated table."""
-    from companion.app_config import AppConfig, SettingsError
-    from companion.session import Store, StoreError
-    from companion.table import ProfileError
-    try:
-        config = AppConfig.from_args(args)
-    except SettingsError as exc:
-        print(f"companion run: {exc}", file=sys.stderr)
-        return 2
-    if config.profile_path is not None:
-        from hardware.doctor import check_profile
-        try:
-            check_profile(config.profile_path)         # what doctor checks, run refuses too
-        except ProfileError as exc:
-            print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
-            return 2
-    try:
-        store = Store(config.database)                 # takes the data directory's lock
-    except StoreError as exc:
-        print(f"companion run: {exc}", file=sys.stderr)
-        return _show_fault(config, exc)
-    from hardware.outputs import open_outputs
-    from hardware.pins import use_pin_factory
-    from hardware.sources import open_table_source
-    if not config.sim:
-        use_pin_factory()                              # lgpio on every Pi (see `companion doctor`)
-    try:
-        source = open_table_source(config)             # falls back to the simulated table
-        outputs = open_outputs(config)
-    except ProfileError as exc:                        # a broken profile (TOML, readers, pins): say what to fix
-        store.close()
-        print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
-        return 2
-    from ui.app import run_app
-    return run_app(config, source, outputs, store=store)
-
-
-def _show_fault(config, error) -> int:
-    """A kiosk has no terminal: say it on the screen and wait for an answer (never a restart loop).
-    0 when the file was moved aside (the next start begins afresh), 2 otherwise."""
-    from companion.session import move_aside
-
-    def move(path):
-        with paths.DataDirLock(path.parent):
-            return move_aside(path).name
-
-    try:
-        from ui.fault import show_fault
-        return 0 if show_fault(config, error, move) == "moved" else 2
-    except Exception:                                  # no display: the sentence above is all we can do
-        return 2
+    return _wired(args)
 
 
 def _naming(path, exc) -> str:
@@ -308,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--profile", help="table profile TOML (default: the one in the config dir, else simulated)")
     r.add_argument("--windowed", action="store_true", help="a window instead of full screen")
     r.add_argument("--size", default=None, help="window size WxH, e.g. 800x480")
-    r.set_defaults(func=cmd_run)
+    r.set_defaults(func=_wired)
 
     s = sub.add_parser("simulate", help="play a record or a random legal game headless and print the outcome")
     s.add_argument("--game", default="sams", help="game for a random game (default: sams)")
@@ -360,19 +273,33 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--walkthrough", action="store_true",
                    help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
     d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
-    d.set_defaults(func=cmd_doctor)
+    d.set_defaults(func=_wired)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def _wired(args) -> int:
+    """A command that needs the hardware or the app: the composition root's handler for it."""
+    key = f"bench {args.what}" if args.command == "bench" else args.command
+    handler = args.wiring.get(key)
+    if handler is None:
+        print(f"companion {key}: start it as `companion {key}` or `python3 -m companion {key}` "
+              "(the composition root, ui/main.py, wires readers and screen)", file=sys.stderr)
+        return 2
+    return handler(args)
+
+
+def main(argv: list[str] | None = None, wiring: dict | None = None) -> int:
+    """Run one command.  ``wiring``: command → handler for the commands the core cannot answer
+    alone (``"run"``, ``"doctor"``, ``"bench rfid"`` …), given by :mod:`ui.main`."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["test"]:
         # Everything after "test" belongs to pytest (-x, -k …), which argparse would refuse.
         from companion.bootstrap import run_tests
         return run_tests(argv[1:])
     args = build_parser().parse_args(argv)
+    args.wiring = wiring or {}
     if args.command in ("run", "simulate", "replay", "export"):
         from companion import cards
         cards.use_user_dir(paths.data_dir(args.data_dir))     # players' own printed cards

@@ -180,6 +180,11 @@ class Rules:
     rules_file: str = ""      # the authors' text in shared/rules
     options: tuple[Option, ...] = ()
     bench_unit: str = "games"  # what `companion bench engines` counts per second
+    #: The game's moves: action kind → ``handler(rules, state, action) -> (new state, events)``
+    #: (boardgame.io's ``moves``).  :meth:`apply` is the one dispatch every game goes through.
+    MOVES: dict[str, Callable] = {}
+    #: Kinds that need no seat (a deal, a reveal, a card shown on a check pad).
+    UNSEATED: frozenset[str] = frozenset()
 
     # ---- required -------------------------------------------------------
     def setup(self, options: dict, seed: int) -> State:
@@ -189,7 +194,30 @@ class Rules:
         raise NotImplementedError
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        raise NotImplementedError
+        """The one dispatch: the checks every game shares, then the game's handler for the kind.
+
+        Refused, in this order: an action that is not a dict or whose ``type`` is not one of
+        :attr:`MOVES`; any action but ``adjust`` once the game is over; an action without a seat
+        (0 or 1) unless its kind is in :attr:`UNSEATED`.  ``adjust`` after the end reaches the
+        game's correction rules like any correction (docs/rulings/engine.md): it is logged, and
+        the game decides what the corrected count means (Sam's reopens a game a VP count ended).
+        Never mutates ``state``.
+        """
+        kind = action.get("type") if isinstance(action, dict) else None
+        handler = self.MOVES.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalAction(f"{self.title} has no action {kind!r}")
+        if kind != "adjust" and self.is_over(state):
+            raise IllegalAction("the game is over")
+        if kind not in self.UNSEATED and action.get("seat") not in (0, 1):
+            raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it, "
+                                f"not {action.get('seat')!r}")
+        return self.dispatch(state, action, handler)
+
+    def dispatch(self, state: State, action: Action, handler: Callable) -> tuple[State, list[Event]]:
+        """Hand a checked action to its handler; a game overrides this only for what wraps every
+        move of its own (Arcmage's edit log, Lifeforce's solo seat, Vita Luna's hidden refusals)."""
+        return handler(self, state, action)
 
     def is_over(self, state: State) -> bool:
         raise NotImplementedError

@@ -26,6 +26,7 @@ from typing import Callable
 from companion import games, paths
 from companion.cards import game_of
 from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
+from companion.records import RecordError  # noqa: F401  (session.RecordError: the stored log does not replay)
 from companion.table import Layout, PadEvent, TableState, UnknownTag, UnusedPad, ZoneChange
 from companion.tags import RELABEL_SCHEMA, SCHEMA as TAGS_SCHEMA, TagRegistry
 
@@ -726,10 +727,6 @@ class Session:
     def public_events(self, events: list[Event]) -> list[Event]:
         """What the shared screen may show of ``events``."""
         return [redact_event(e, None) for e in events]
-
-
-class RecordError(ValueError):
-    """A log or record that does not replay; the message names the first bad entry."""
 
 
 def describe_action(action: dict) -> str:

@@ -1,6 +1,6 @@
 """A table read by real readers: poll every pad in turn, debounce, hand out `PadEvent`s.
 
-:class:`PolledTable` is the :class:`~hardware.sources.TableSource` for a table
+:class:`PolledTable` is the :class:`~hardware.contract.TableSource` for a table
 profile with readers.  A worker thread polls the RC522 readers one after the
 other (the SPI bus does one thing at a time anyway); reader bridges push their
 reads from their own threads.  Both go through one :class:`Debouncer`.
@@ -11,7 +11,7 @@ import threading
 import time
 
 from hardware.debounce import Conflict, Debouncer
-from hardware.sources import EventSink, TableSource
+from hardware.contract import EventSink, TableSource
 
 
 class PolledTable(TableSource):
@@ -24,6 +24,7 @@ class PolledTable(TableSource):
     """
 
     simulated = False
+    can_write_tags = True                  # write_card_id writes NDEF through the RC522s
 
     def __init__(self, readers, bridges=(), *, debouncer: Debouncer | None = None, clock=time.monotonic,
                  min_cycle_s: float = 0.02, owned=(), name: str = "table", plan=None):

@@ -4,7 +4,7 @@ Polling in the UI's process shares its interpreter lock: with a busy Python
 thread beside it, a 300 µs sleep came back after about 5 ms (the
 interpreter's switch interval).  :class:`SupervisedTable` therefore runs the
 table's readers (a :class:`~hardware.polling.PolledTable`) in a child process
-and is itself the :class:`~hardware.sources.TableSource` the app sees::
+and is itself the :class:`~hardware.contract.TableSource` the app sees::
 
     app process                                 reader process
     SupervisedTable ◄── ("event", PadEvent) ──── PolledTable (poll thread)
@@ -43,7 +43,7 @@ import time
 import traceback
 
 from companion.table import GONE, SEEN, PadEvent
-from hardware.sources import TableSource
+from hardware.contract import TableSource
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,7 @@ class SupervisedTable(TableSource):
     """
 
     simulated = False
+    can_write_tags = True                  # write_card_id writes NDEF through the RC522s
 
     def __init__(self, build, args=(), *, restart_delay_s: float = 1.0, name: str = "readers",
                  status_path=None, silence_s: float = SILENCE_S, kill_after_s: float = KILL_AFTER_S,

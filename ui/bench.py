@@ -65,7 +65,7 @@ def bench_ui(seconds: float = 2.0) -> dict:
         return {"error": "no DISPLAY: start Xvfb (Xvfb :99 &) and set DISPLAY=:99"}
     env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=tempfile.mkdtemp(prefix="kivy-"))
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "companion.cli", "bench", "ui-child", "--seconds", str(seconds)],
+    child = subprocess.Popen([sys.executable, "-m", "ui.main", "bench", "ui-child", "--seconds", str(seconds)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     first_frame = None
     result = None

@@ -60,7 +60,7 @@ class AppController(EventDispatcher):
         self.source = source
         self.outputs = outputs
         self.store = store if store is not None else Store(config.database)
-        self.simulated = bool(getattr(source, "simulated", False))
+        self.simulated = source.simulated
         #: a callable ``(PadEvent) -> bool`` of the screen that scans with the pads now
         self.pad_taker = None
         self._catalogues: dict[str, Catalogue] = {}
@@ -100,7 +100,7 @@ class AppController(EventDispatcher):
 
     def pads(self) -> list[str]:
         """Every pad the table has or has reported a tag on, in a stable order."""
-        known = list(getattr(self.source, "pads", []) or [])
+        known = list(self.source.pads)
         return known + sorted(p for p in self.on_pad if p not in known)
 
     def reader_status(self) -> list[dict]:

@@ -1,8 +1,8 @@
 """`companion bench solo`: how well the solo player plays, and how long it thinks.
 
 Whole games of Sam's Battle Game or Lifeforce Battle between the solo player and
-a random player, then a greedy one (:func:`companion.solo.sams.greedy_move`,
-:func:`companion.solo.lifeforce.greedy_move`), seats alternating.  A draw
+a random player, then a greedy one (:func:`companion.games.sams.playout.greedy_move`,
+:func:`companion.games.lifeforce.playout.greedy_move`), seats alternating.  A draw
 (Lifeforce: both run out of cards at once) counts as not won.
 The table is the fast full-information model (it deals the real cards); every
 move also goes through the rules engine, and the solo player sees only the
@@ -14,8 +14,8 @@ import math
 import random
 import time
 
-from companion.games import sams as engine
-from companion.solo import sams as model
+from companion.games.sams import rules as engine
+from companion.games.sams import playout as model
 from companion.solo.player import SamsPlayer
 
 
@@ -79,7 +79,7 @@ def play_lifeforce_game(seed: int, solo_seat: int, opponent, think: float | None
     The fast model deals and keeps the hands; its record (builds, calls, resolved duels)
     drives the engine, whose state is all the solo player sees besides its own hand."""
     from companion.games.lifeforce import RULES as rules, sample_decks
-    from companion.solo import lifeforce as lf
+    from companion.games.lifeforce import playout as lf
     decks = sample_decks()
     rng = random.Random(seed)
     table = lf.new_game(seed, decks)
@@ -117,7 +117,7 @@ def bench_solo(game: str = "sams", games: int = 200, think: float | None = None,
     if game not in ("sams", "lifeforce"):
         return {"game": game, "error": "the solo player plays Sam's Battle Game and Lifeforce Battle only"}
     if game == "lifeforce":
-        from companion.solo import lifeforce as lf
+        from companion.games.lifeforce import playout as lf
         opponents = {"random": lf.random_move, "greedy": lf.greedy_move}
         play = play_lifeforce_game
     else:

@@ -4,7 +4,7 @@
 hand (the cards tapped face down onto its hand pad, kept in the game state's
 ``solo`` part), the cards it threw away itself, and the shared screen's view
 of the table; from these alone it builds an information set
-(:class:`companion.solo.sams.InfoSet`) and searches it
+(:class:`companion.games.sams.playout.InfoSet`) and searches it
 (:func:`companion.solo.search.search`).  It never reads a hidden part of the
 state, so its choice cannot depend on a card its seat has not seen.
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from companion.games import sams as engine
-from companion.solo import sams as model
+from companion.games.sams import rules as engine
+from companion.games.sams import playout as model
 from companion.solo.search import search
 
 STRENGTHS = {"easy": 0.02, "normal": 0.15, "strong": 0.45}
@@ -25,9 +25,9 @@ GAMES = ("sams", "lifeforce")
 
 def make_player(game: str, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
     """The solo player of ``game``: :class:`SamsPlayer`, or
-    :class:`companion.solo.lifeforce.LifeforcePlayer` for Lifeforce Battle."""
+    :class:`companion.games.lifeforce.playout.LifeforcePlayer` for Lifeforce Battle."""
     if game == "lifeforce":
-        from companion.solo.lifeforce import LifeforcePlayer
+        from companion.games.lifeforce.playout import LifeforcePlayer
         return LifeforcePlayer(seat, seconds=seconds, iterations=iterations, seed=seed)
     if game == "sams":
         return SamsPlayer(seat, seconds=seconds, iterations=iterations, seed=seed)

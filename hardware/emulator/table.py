@@ -6,7 +6,7 @@ polled by the real driver (:class:`~hardware.readers.PadReader` on a
 MockFactory) and the real :class:`~hardware.debounce.Debouncer`.  ``place`` and
 ``lift`` put a virtual tag on a pad or take it away and poll that pad until the
 debouncer has decided, so the events arrive before they return, as the direct
-:class:`~hardware.sources.SimulatedTable` does, but through every layer a real
+:class:`~hardware.simulated.SimulatedTable` does, but through every layer a real
 table uses.  Time inside is the emulator's modelled time; the events carry the
 host's ``time.monotonic()``.
 

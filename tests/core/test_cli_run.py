@@ -1,7 +1,7 @@
 """`companion run` with a table profile that cannot be used: a sentence and exit code 2, no window."""
 import pytest
 
-from companion.cli import main
+from ui.main import main
 from companion.cards import DATA_DIR
 
 SAMS_TABLE = DATA_DIR.parent.parent / "firmware_config" / "tables" / "sams.toml"

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import cards
 from companion.cards import DATA_DIR, PlayersCardError, load_catalogue, read_players_file
-from companion.cli import main
+from ui.main import main
 from companion.engine import IllegalAction, Rng
 from companion.session import NotSaved, Session, Store, StoreError, unfinished_games
 from companion.simulate import ScriptedTable, register_virtual_tags

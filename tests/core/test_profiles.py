@@ -5,7 +5,7 @@ import io
 import pytest
 
 from companion.cards import DATA_DIR
-from companion.cli import main
+from ui.main import main
 from hardware.doctor import doctor
 
 SAMS = (DATA_DIR.parent.parent / "firmware_config" / "tables" / "sams.toml").read_text()

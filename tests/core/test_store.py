@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from companion import paths
-from companion.cli import main
+from ui.main import main
 from companion.engine import IllegalAction, Rng
 from companion.session import APPLICATION_ID, SCHEMA_VERSION, NotSaved, Session, Store, StoreError, connect
 from companion.simulate import ScriptedTable, register_virtual_tags
 from companion.table import SEEN, PadEvent
 from companion.tags import virtual_uid
 
-CLI = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"]
+CLI = [sys.executable, "-c", "import sys; from ui.main import main; sys.exit(main())"]
 
 
 def play(session, n, seed=7):

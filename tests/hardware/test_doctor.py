@@ -2,7 +2,7 @@
 import io
 from pathlib import Path
 
-from companion.cli import main
+from ui.main import main
 from companion.table import load_profile
 from hardware.doctor import doctor
 from hardware.emulator.table import EmulatedTable

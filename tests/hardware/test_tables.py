@@ -7,7 +7,8 @@ from companion.app_config import AppConfig
 from companion.table import GONE, SEEN, ProfileError, load_profile, parse_profile
 from hardware.emulator.table import EmulatedTable
 from hardware.readers import gpio_cs_node, reader_specs
-from hardware.sources import SimulatedTable, open_table_source
+from hardware.simulated import SimulatedTable
+from hardware.sources import open_table_source
 
 TABLES = Path(__file__).resolve().parents[2] / "firmware_config" / "tables"
 

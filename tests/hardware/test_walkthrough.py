@@ -3,7 +3,7 @@ import io
 import json
 from pathlib import Path
 
-from companion.cli import main
+from ui.main import main
 from hardware.doctor import run_walkthrough
 
 TABLES = Path(__file__).resolve().parents[2] / "firmware_config" / "tables"

@@ -20,7 +20,7 @@ from collections import Counter
 
 from companion.games.lifeforce import RULES, sample_decks
 from companion.games.lifeforce.animals import BIT
-from companion.solo import lifeforce as model
+from companion.games.lifeforce import playout as model
 
 from .stats import uniform_enough
 

@@ -3,7 +3,7 @@ import random
 from itertools import combinations
 
 from companion.games.lifeforce import RULES, sample_decks
-from companion.solo import lifeforce as model
+from companion.games.lifeforce import playout as model
 from companion.solo.bench import play_lifeforce_game
 
 DECKS = sample_decks()

@@ -1,7 +1,7 @@
 """Solo Lifeforce Battle through pad events, headless: the person at the table and the companion.
 
 The test is the person: it deals from real (modelled) decks — the fast model
-:mod:`companion.solo.lifeforce` keeps who holds which card and draws from each
+:mod:`companion.games.lifeforce.playout` keeps who holds which card and draws from each
 deck as a shuffled deck would — plays its own seat, taps the cards it draws for
 the companion face down on the companion's hand pad, and places the cards of
 the slots the screen names on the pads it names.  The companion decides on its
@@ -16,7 +16,7 @@ from companion.games.lifeforce import RULES, sample_decks, solo
 from companion.games.lifeforce.animals import ANIMALS
 from companion.session import Session
 from companion.simulate import ScriptedTable, register_virtual_tags
-from companion.solo import lifeforce as model
+from companion.games.lifeforce import playout as model
 from companion.solo.seat import SoloSeat
 
 HUMAN, SOLO = 0, 1

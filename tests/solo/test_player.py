@@ -2,7 +2,7 @@
 import random
 
 from companion.games import sams
-from companion.solo import sams as model
+from companion.games.sams import playout as model
 from companion.solo.bench import play_game, random_move
 from companion.solo.player import SamsPlayer
 

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from companion.games import sams
-from companion.solo import sams as model
+from companion.games.sams import playout as model
 
 from .stats import uniform_enough
 

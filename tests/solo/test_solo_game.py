@@ -11,7 +11,7 @@ from companion.engine import redact_event
 from companion.games import sams
 from companion.session import Session
 from companion.simulate import ScriptedTable, register_virtual_tags
-from companion.solo import sams as model
+from companion.games.sams import playout as model
 from companion.solo.seat import SoloSeat
 
 SOLO = 1

@@ -16,7 +16,7 @@ def press(app):
     print("SHOWN:", " ".join(app.message.text.split()), flush=True)
     app.press("move")
 fault.on_first_frame.append(press)
-from companion.cli import main
+from ui.main import main
 sys.exit(main(["--data-dir", sys.argv[1], "run", "--windowed", "--size", "800x480"]))
 """
 

@@ -2,7 +2,7 @@
 
 The test is the person at the table.  It starts the game by touch (home →
 Sam's → "Companion plays: South" → "Start the game"), keeps the physical
-cards in a model of the deck (:func:`companion.solo.sams.new_game`: who holds
+cards in a model of the deck (:func:`companion.games.sams.playout.new_game`: who holds
 what, the draw pile), and plays with pad events from the simulated table
 (``app.controller.source.place``): its own cards on its lanes, each card it
 draws for the companion tapped on the companion's hand pad, and the card in
@@ -18,7 +18,7 @@ round 1, shuffled back and drawn again later is history, not a secret).
 import random
 
 from companion.games import sams
-from companion.solo import sams as model
+from companion.games.sams import playout as model
 from ui import harness
 
 from .driver import assert_nothing_hidden_shown, option_button, put, result_open, seen_face_up, table_screen

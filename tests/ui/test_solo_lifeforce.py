@@ -12,7 +12,7 @@ companion's holder unless the table saw it face up earlier (a card back from the
 import random
 
 from companion.games.lifeforce import solo
-from companion.solo import lifeforce as model
+from companion.games.lifeforce import playout as model
 from ui import harness
 
 from .driver import do, option_button, put, result_open, table_screen

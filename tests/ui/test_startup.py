@@ -121,7 +121,7 @@ def test_the_video_driver_is_always_one_named_driver(env, driver):
 def run_without_screen(tmp_path, **env):
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     run_env = dict(base, PYTHONPATH=str(REPO), KIVY_HOME=str(tmp_path / "kivy"), **env)
-    return subprocess.run([sys.executable, "-m", "companion.cli", "--data-dir", str(tmp_path / "data"),
+    return subprocess.run([sys.executable, "-m", "ui.main", "--data-dir", str(tmp_path / "data"),
                            "run", "--sim"], capture_output=True, text=True, env=run_env, timeout=120)
 
 

@@ -92,7 +92,7 @@ class CardsScreen(ScanningScreen):
     def start_enrolment(self, cards: list[str]) -> None:
         self.enrolment = Enrolment(list(cards))
         controller = App.get_running_app().controller
-        self.can_write_tags = self.enrol_write = callable(getattr(controller.source, "write_card_id", None))
+        self.can_write_tags = self.enrol_write = controller.source.can_write_tags
         self.enrol_note = "Put the card's tag on any pad. The next card is named as soon as it is read."
         self._show_enrolment()
 
@@ -134,7 +134,7 @@ class CardsScreen(ScanningScreen):
             self.enrolment.back()
             return f"Tag {ev.uid} cannot be registered: {exc}"
         text = f"Tag {ev.uid} now carries {controller.card_name(card_id)}."
-        if self.enrol_write and callable(getattr(controller.source, "write_card_id", None)):
+        if self.enrol_write and controller.source.can_write_tags:
             try:
                 controller.source.write_card_id(ev.pad, ev.uid, card_id)
                 text += " The card id is written on the tag."
@@ -220,7 +220,7 @@ class CardsScreen(ScanningScreen):
                                   f"Assign to accept that")
         self.selected_text = f"Picked: {controller.card_name(self.selected)}" if self.selected else "No card picked"
         self.can_assign = self.uid is not None and self.selected is not None
-        self.can_write = self.can_assign and callable(getattr(controller.source, "write_card_id", None))
+        self.can_write = self.can_assign and controller.source.can_write_tags
 
     def assign(self) -> None:
         controller = App.get_running_app().controller

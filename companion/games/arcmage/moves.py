@@ -9,7 +9,7 @@ human pace instead of drowning in the many ways to play a card.
 from __future__ import annotations
 
 from companion.games.arcmage import cards as arc
-from companion.games.arcmage import rules as R
+from companion.games.arcmage import skeleton as R
 from companion.games.arcmage.cards import DOMAINS
 from companion.games.arcmage.state import PILES, attack_of, gold_available
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.engine import counter
 from companion.games.arcmage import cards as arc
-from companion.games.arcmage import rules as R
+from companion.games.arcmage import skeleton as R
 from companion.games.arcmage.cards import DOMAIN_LABELS, DOMAINS
 from companion.games.arcmage.state import attack_of, defence_of, domain_points, gold_available
 

@@ -176,3 +176,8 @@ def strengths(a: Animal, mode_a: str | None, b: Animal, mode_b: str | None) -> t
     a_doubled = STRONG_AGAINST.get(a.colour) == b.colour
     b_doubled = STRONG_AGAINST.get(b.colour) == a.colour
     return (life_a * 2 if a_doubled else life_a), (life_b * 2 if b_doubled else life_b), a_doubled, b_doubled
+
+
+def cards_in(mask: int) -> list[str]:
+    """The card ids in a bitmask over the catalogue, in catalogue order."""
+    return [c for c in ORDER if BIT[c] & mask]

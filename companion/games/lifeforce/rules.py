@@ -40,29 +40,18 @@ never shows.
 from __future__ import annotations
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
-from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event, hidden_event
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, ORDER, Animal, colour_label, is_stalemate_pair,
+from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, Animal, colour_label, is_stalemate_pair,
                                                own_cards, register, strengths)
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
+from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
+from companion.games.lifeforce.view import LifeforceView
 
 HAND_SIZE = 5
 # the places a player's 50 cards can be; only the hand may be corrected by touch
-COUNTERS = (("deck", "Deck"), ("hand", "Hand"), ("discard", "Discard"), ("graveyard", "Graveyard"),
-            ("in_play", "In play"))
 MODES = ("low", "max")
-BUILDING = ("attack", "counter")
 
-
-
-def cards_in(mask: int) -> list[str]:
-    """The card ids in a bitmask over the catalogue, in catalogue order."""
-    return [c for c in ORDER if BIT[c] & mask]
-
-
-def zone_id(seat: int, place: str) -> str:
-    """"0.attacker", "1.support"."""
-    return f"{seat}.{place}"
 
 
 def new_duel() -> dict:
@@ -92,7 +81,7 @@ def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
     return (0 if t0 > t1 else 1), [t0, t1], False
 
 
-class LifeforceRules(Rules):
+class LifeforceRules(LifeforceTable, LifeforceView, Rules):
     name = GAME
     title = "Lifeforce Battle"
     rules_file = "000_3735ad8447c84471.txt"
@@ -275,12 +264,15 @@ class LifeforceRules(Rules):
         seat = state["turn"]
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
+        support = duel["support"][seat]
         if animal is None:
+            if support:                     # rebuilding after running out: see _rebuild
+                return self._rebuild(state, seat, support)
             return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
         beast = ANIMALS[animal]
         mode = duel["mode"][seat]
         if beast.lifespan_low is not None and mode is None:
-            return {"type": "declare", "seat": seat, "mode": MODES[r & 1]}
+            return {"type": "declare", "seat": seat, "mode": "low" if support else MODES[r & 1]}
         if duel["total"][seat] >= beast.lifespan(mode):
             return {"type": "done", "seat": seat}
         if state["hand"][seat] > 0:
@@ -288,6 +280,21 @@ class LifeforceRules(Rules):
         if r % 4 or self._can_support(state, seat):
             return {"type": "withdraw", "seat": seat, "card": animal}
         return {"type": "cannot_support", "seat": seat}
+
+    @staticmethod
+    def _rebuild(state: State, seat: int, support: list[str]) -> Action:
+        """The random player's way out when its hand ran out short of the lifespan (it took its
+        animal back, its support still lies there): the card with the lowest lifespan of all it
+        holds for this duel attacks, said low, and the others support it — the supported play
+        that always exists with two cards (:meth:`_can_support`); "holds" as far as the companion
+        knows, which never sees a hand: any card of the deck not yet elsewhere.  First it takes that card back
+        if it lies among the support.  Without this the player wanders between animals and a game
+        lasts thousands of actions."""
+        lowest = min(support, key=_lowest_lifespan)
+        in_hand = _lowest_available(state, seat)
+        if in_hand is None or _lowest_lifespan(lowest) < _lowest_lifespan(in_hand):
+            return {"type": "withdraw", "seat": seat, "card": lowest}
+        return {"type": "play_animal", "seat": seat, "card": in_hand}
 
     @staticmethod
     def _random_card(state: State, seat: int, r: int) -> str:
@@ -304,18 +311,13 @@ class LifeforceRules(Rules):
         return available[r % len(available)]
 
     # ---- applying ------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        handler = self._HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Lifeforce Battle has no action {kind!r}")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if kind != "identify" and action.get("seat") not in (0, 1):
-            raise IllegalAction(f"{kind} needs a seat, 0 or 1, not {action.get('seat')!r}")
+    UNSEATED = frozenset({"identify"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """In solo play the companion's cards come from its holder (:mod:`.solo`)."""
         if "solo" in state:
             solo.refuse_direct(state, action)
-            if kind in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
+            if action["type"] in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
                 return solo.place(self, state, action, handler)
         return handler(self, state, action)
 
@@ -351,11 +353,14 @@ class LifeforceRules(Rules):
 
     def _check_card(self, state: State, seat: int, card: str) -> Animal:
         """``card`` may come from ``seat``'s hand: it is in their deck and not in a known pile."""
-        who = self._who(state, seat)
         beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
         bit = BIT[card]
+        if (bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]
+                                                          | state["table"][seat]) and state["hand"][seat] > 0):
+            return beast                    # the common case in one test; the refusals below say why not
+        who = self._who(state, seat)
         if not bit & state["deckmask"][seat]:
             other = 1 - seat
             where = (f" (it is {self._who(state, other)}'s card)" if bit & state["deckmask"][other] else "")
@@ -451,9 +456,14 @@ class LifeforceRules(Rules):
         seat, card = action["seat"], action.get("card")
         self._expect_builder(state, seat, "adding support")
         beast = self._check_card(state, seat, card)
-        duel = state["duels"][-1]
-        new = self._with_side(state, seat, support=duel["support"][seat] + [card],
-                              total=duel["total"][seat] + beast.lifespan_max)
+        duel = state["duels"][-1].copy()
+        support, total = duel["support"].copy(), duel["total"].copy()
+        support[seat] = support[seat] + [card]
+        total[seat] += beast.lifespan_max
+        duel["support"], duel["total"] = support, total
+        new = state.copy()
+        duels = new["duels"] = state["duels"].copy()
+        duels[-1] = duel
         _take_from_hand(new, seat, BIT[card])
         text = (f"{self._who(state, seat)} supports with {beast.name} ({beast.lifespan_max}): "
                 + self._status(new, seat))
@@ -661,7 +671,7 @@ class LifeforceRules(Rules):
         return new, [event("adjusted", f"{who}'s hand corrected to {hand} (deck {deck})", seat=seat,
                            counter=f"hand.{seat}", value=hand)]
 
-    _HANDLERS = {
+    MOVES = {
         "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
         "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
         "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,
@@ -690,205 +700,17 @@ class LifeforceRules(Rules):
                 "counts": [self.counts(state, s) for s in (0, 1)],
                 "result": self.result(state) if self.is_over(state) else None}
 
-    # ---- the table -----------------------------------------------------------
-    def zones(self, options: dict) -> list[Zone]:
-        players = (options or {}).get("players", ["North", "South"])
-        return ([Zone(zone_id(s, "attacker"), f"{players[s]} attacker", s, stack=False) for s in (0, 1)]
-                + [Zone(zone_id(s, "support"), f"{players[s]} support", s, stack=True) for s in (0, 1)]
-                + [Zone("deck_check", "Deck check", None, stack=False)]
-                + [Zone(solo.hand_zone(s), f"{players[s]}'s hand pad", s, stack=True)
-                   for s in (0, 1) if (options or {}).get("solo_seat") == s])
-
-    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
-        if state["phase"] == "over":
-            return None                          # a record ends with the game: nothing more is logged
-        if zone == "deck_check":
-            return {"type": "identify", "card": card_id} if present else None
-        companion = state.get("solo")
-        if companion is not None and zone == solo.hand_zone(companion["seat"]):
-            return {"type": "solo_hand", "seat": companion["seat"], "card": card_id} if present else None
-        seat, place = _parse_zone(zone)
-        if companion is not None and present and not (card_id in BIT and BIT[card_id] & state["table"][seat]):
-            self._check_companion_card(state, seat, place, card_id)
-            if seat == companion["seat"] and card_id in companion["slots"]:
-                return {"type": "play_animal" if place == "attacker" else "support", "seat": seat, "card": card_id}
-        if companion is not None and not present and seat == companion["seat"]:
-            return None                          # the companion never takes a card back
-        if not present:
-            # lifting a card means something only while its owner is still placing it
-            if state["phase"] in BUILDING and state["turn"] == seat:
-                duel = state["duels"][-1]
-                if card_id == duel["animal"][seat] or card_id in duel["support"][seat]:
-                    return {"type": "withdraw", "seat": seat, "card": card_id}
-            return None
-        if card_id in BIT and BIT[card_id] & state["table"][seat]:
-            return None                          # seen again where it already lies
-        # the checks apply() would make, said with where the card belongs
-        self._check_card_on_pad(state, seat, card_id)
-        self._expect_builder(state, seat, f"placing {ANIMALS[card_id].name}")
-        if place == "attacker":
-            return {"type": "play_animal", "seat": seat, "card": card_id}
-        return {"type": "support", "seat": seat, "card": card_id}
-
-    def _check_companion_card(self, state: State, seat: int, place: str, card_id: str) -> None:
-        """Solo play: a card on the companion's pads must be the one it decided on; a card of its
-        holder or deck anywhere else is refused without its face (RULINGS: hidden stays hidden)."""
-        companion = state["solo"]
-        who = self._who(state, companion["seat"])
-        if seat == companion["seat"]:
-            if card_id in companion["slots"] or solo.is_secret(state, card_id):
-                solo.check_place(state, "play_animal" if place == "attacker" else "support", card_id)
-            return                               # a card everybody knows: the usual checks say where it goes
-        if not solo.is_secret(state, card_id):
-            return
-        bit = BIT[card_id]
-        if bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]):
-            if card_id not in companion["slots"]:
-                return                           # a copy of the same card in this player's own deck
-        if card_id in companion["slots"]:
-            raise solo.secret_refusal(f"take that card back to slot {companion['slots'].index(card_id) + 1} of "
-                                      f"{who}'s holder: it is {who}'s")
-        raise solo.secret_refusal(f"that card is {who}'s: put it back face down in {who}'s deck")
-
-    def _check_card_on_pad(self, state: State, seat: int, card_id: str) -> None:
-        if card_id not in ANIMALS:
-            raise IllegalAction(f"{card_id} is not in the Lifeforce Battle catalogue")
-        bit = BIT[card_id]
-        if not bit & state["deckmask"][seat] and bit & state["deckmask"][1 - seat]:
-            raise IllegalAction(f"{ANIMALS[card_id].name} is not in {self._who(state, seat)}'s deck: it belongs "
-                                f"on {self._who(state, 1 - seat)}'s side of the table")
-        self._check_card(state, seat, card_id)
-
-    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
-        kind = action.get("type")
-        if kind == "play_animal":
-            return zone_id(action["seat"], "attacker"), action["card"]
-        if kind == "support":
-            return zone_id(action["seat"], "support"), action["card"]
-        if kind == "identify":
-            return "deck_check", action["card"]
-        if kind == "solo_hand":
-            return solo.hand_zone(action["seat"]), action["card"]
-        return None
-
-    def confirm_action(self, state: State, seat: int) -> Action | None:
-        phase = state["phase"]
-        if phase in BUILDING and state["turn"] == seat:
-            return {"type": "done", "seat": seat}
-        if phase == "resolve":
-            return {"type": "resolve", "seat": seat}
-        if phase == "call" and state["battle_winner"] == seat:
-            return {"type": "call", "seat": seat}
-        return None
-
-    # ---- what may be seen ----------------------------------------------------
-    def view(self, state: State, seat: int | None) -> dict:
-        """Everything on the table is face up and hands are unknown, so all seats see the same.
-
-        ``detail`` holds what the Lifeforce screen needs: ``battle`` (number),
-        ``starter``, ``duels`` (this battle's duels: per seat animal, name, colour,
-        declared mode, lifespan, support, support_total; resolved duels also
-        ``strength`` and ``stalemate_pair``), ``needs`` (why the player placing
-        cards cannot press done yet, e.g. "support 14 < lifespan 20 (…)", or None),
-        ``counts`` (per seat deck, hand, discard, graveyard, in_play),
-        ``graveyard`` and ``discard`` (card ids known there), ``last_battle``,
-        ``may_mulligan`` and ``buttons`` (the screen actions possible now:
-        mulligan, first_attacker, declare, done, resolve, call, check,
-        cannot_support, forfeit).
-        """
-        players = state["options"]["players"]
-        phase = state["phase"]
-        duel = state["duels"][-1] if state["duels"] else None
-        zones = {}
-        for s in (0, 1):
-            animal = duel["animal"][s] if duel else None
-            support = list(duel["support"][s]) if duel else []
-            zones[zone_id(s, "attacker")] = {"cards": [animal] if animal else [],
-                                             "summary": _animal_summary(duel, s)}
-            zones[zone_id(s, "support")] = {"cards": support, "summary": _support_summary(duel, s)}
-        zones["deck_check"] = {"cards": [], "summary": "place a card here to see whose it is and where it belongs"}
-        counters = []
-        for s in (0, 1):
-            c = self.counts(state, s)
-            # the companion's hand is what its holder holds: not corrected by touch
-            counters += [counter(f"{key}.{s}", s, label, c[key],
-                                 adjustable=key == "hand" and (state.get("solo") or {}).get("seat") != s)
-                         for key, label in COUNTERS]
-        label, awaiting, active = self._phase_label(state)
-        duels = []
-        for d in state["duels"]:
-            entry = {"cards": [_side(d, s) for s in (0, 1)]}
-            if "strength" in d:
-                entry.update(strength=d["strength"], stalemate_pair=d["stalemate_pair"])
-            duels.append(entry)
-        return {
-            "game": self.name, "players": players, "phase": phase, "phase_label": label,
-            "active_seat": active, "awaiting": awaiting, "over": self.is_over(state),
-            "result": self.result(state) if self.is_over(state) else None,
-            "counters": counters, "zones": zones,
-            "detail": {
-                "battle": state["battle"], "starter": state["starter"], "duels": duels,
-                "needs": (self._support_problem(state, state["turn"]) if phase in BUILDING else None),
-                "counts": [self.counts(state, s) for s in (0, 1)],
-                "graveyard": [cards_in(state["graveyard"][s]) for s in (0, 1)],
-                "discard": [cards_in(state["discard"][s]) for s in (0, 1)],
-                "last_battle": state["battles"][-1] if state["battles"] else None,
-                "may_mulligan": [phase == "setup" and not state["mulliganed"][s] for s in (0, 1)],
-                "buttons": sorted({a["type"] for a in self.legal_actions(state)
-                                   if a["type"] not in ("play_animal", "support", "withdraw", "solo_hand",
-                                                        "solo_decide")}),
-                "solo": solo.view(state),
-            },
-        }
-
-    def _phase_label(self, state: State) -> tuple[str, str | None, int | None]:
-        """(the sentence, what is awaited, the active seat); in solo play what to do for the companion."""
-        label, awaiting, active = self._table_label(state)
-        companion = state.get("solo")
-        phase = state["phase"]
-        if companion is None or phase == "over":
-            return label, awaiting, active
-        seat, who, told = companion["seat"], self._who(state, companion["seat"]), solo.instruction(state)
-        if solo.undecided_at_setup(state):
-            return told, "scan", seat
-        if phase in BUILDING and state["turn"] == seat and told:
-            where = f"Battle {state['battle']}" + (f", duel {len(state['duels'])}" if len(state["duels"]) > 1 else "")
-            return f"{where}: {told}", "scan", seat
-        if phase == "call" and state["battle_winner"] == seat and told:
-            return f"{who} won battle {state['battle']} — {told}", "scan" if solo.missing(state) else "choice", seat
-        n = solo.missing(state)
-        if n:
-            label += f" · draw {n} for {who} on {who}'s hand pad"
-        return label, awaiting, active
-
-    def _table_label(self, state: State) -> tuple[str, str | None, int | None]:
-        players = state["options"]["players"]
-        phase = state["phase"]
-        if phase == "setup":
-            return ("Both players hold 5 cards: take a new hand once if you like, then choose who attacks first",
-                    "choice", None)
-        if phase in BUILDING:
-            seat = state["turn"]
-            duel = state["duels"][-1]
-            where = f"Battle {state['battle']}" + (f", duel {len(state['duels'])}" if len(state["duels"]) > 1 else "")
-            role = "attacks" if phase == "attack" else "counters"
-            animal = duel["animal"][seat]
-            if animal and ANIMALS[animal].has_range and duel["mode"][seat] is None:
-                return f"{where}: {players[seat]} {role} — say low or max for {ANIMALS[animal].name}", "choice", seat
-            return (f"{where}: {players[seat]} {role} — {self._status(state, seat)}; press done when ready",
-                    "scan", seat)
-        if phase == "resolve":
-            return f"Battle {state['battle']}: both sides stand — resolve the duel", "confirm", None
-        if phase == "call":
-            w = state["battle_winner"]
-            return (f"{players[w]} won battle {state['battle']}: call (attack next) or check "
-                    f"({players[1 - w]} attacks)", "choice", w)
-        w = state["winner"]
-        return (f"{players[w]} wins: {state['reason']}" if w is not None else f"A draw: {state['reason']}",
-                None, None)
+def _lowest_lifespan(card: str) -> int:
+    beast = ANIMALS[card]
+    return beast.lifespan_max if beast.lifespan_low is None else beast.lifespan_low
 
 
-# ---- helpers that fill in a fresh state (never the one apply was given) -------
+def _lowest_available(state: State, seat: int) -> str | None:
+    """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
+    out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+    available = [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
+    return min(available, key=_lowest_lifespan) if available else None
+
 
 def _set(values: list, seat: int, value) -> list:
     out = list(values)
@@ -968,47 +790,6 @@ def _fighter(who: str, duel: dict, seat: int, strength: int, doubled: bool) -> s
     amount = f"{said}{life} ×2 = {strength}" if doubled else f"{said}{life}"
     strong = f", {colour_label(beast.colour)} is strong" if doubled else ""
     return f"{who}'s {beast.name} ({amount}{strong})"
-
-
-def _side(duel: dict, seat: int) -> dict:
-    animal = duel["animal"][seat]
-    beast = ANIMALS[animal] if animal else None
-    return {"animal": animal, "name": beast.name if beast else None,
-            "colour": beast.colour if beast else None, "mode": duel["mode"][seat],
-            "lifespan": beast.lifespan(duel["mode"][seat]) if beast else None,
-            "support": list(duel["support"][seat]), "support_total": duel["total"][seat]}
-
-
-def _animal_summary(duel: dict | None, seat: int) -> str:
-    if not duel or duel["animal"][seat] is None:
-        return "empty"
-    beast = ANIMALS[duel["animal"][seat]]
-    mode = duel["mode"][seat]
-    if beast.has_range and mode is None:
-        return f"{beast.label()}: low or max?"
-    return f"{beast.name} · {colour_label(beast.colour)} · {beast.lifespan(mode)} years" + (
-        f" ({mode})" if beast.has_range else "")
-
-
-def _support_summary(duel: dict | None, seat: int) -> str:
-    if not duel:
-        return "empty"
-    cards = duel["support"][seat]
-    total = duel["total"][seat]
-    text = f"{len(cards)} card{'' if len(cards) == 1 else 's'} · support {total}"
-    animal = duel["animal"][seat]
-    if animal and not (ANIMALS[animal].has_range and duel["mode"][seat] is None):
-        need = ANIMALS[animal].lifespan(duel["mode"][seat])
-        text += f" of {need}" + (" ✓" if total >= need else "")
-    return text
-
-
-def _parse_zone(zone: str) -> tuple[int, str]:
-    seat_text, _, place = zone.partition(".")
-    if seat_text in ("0", "1") and place in ("attacker", "support"):
-        return int(seat_text), place
-    raise IllegalAction(f"{zone!r} is not a zone of Lifeforce Battle "
-                        "(zones are 0.attacker, 0.support, 1.attacker, 1.support, deck_check)")
 
 
 RULES = LifeforceRules()

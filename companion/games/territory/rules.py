@@ -39,45 +39,24 @@ ability before its land was revealed.
 """
 from __future__ import annotations
 
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, event,
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
                               hidden_event)
 
 from .cards import CardError, Effect
 from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, SHIPPED, STARS, admit,
                         name)
+from .table import NOT_IN_GAME, SLOTS, TerritoryTable, land_zone, ready_zone, refusal
+from .view import TerritoryView
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
 
-SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
 ALL_CLAIMED = "every land has been claimed"
-NOT_IN_GAME = ("{} is a card designed for another game: this game was set up without it (start a game with "
-               "your cards file to play it)")
 SAMPLE_DECKS = ("pack-of-the-peaks", "sea-and-sky")
 
-def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
-    """A refusal of a card that would lie face down or in a hidden pile, known to ``seat`` only.
-
-    ``text`` names the card and is for ``seat`` (the card's owner, or the player whose pad it is); the other
-    seat and the shared screen read ``redacted`` instead: the engine's ``rejected`` events are redacted like
-    every face-down event (``hidden_from``).
-    """
-    return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
-
-
-def land_zone(seat: int, slot: int) -> str:
-    """Zone of ``seat``'s pile in front of land ``slot`` (0-based): "0.land1" … "1.land5"."""
-    return f"{seat}.land{slot + 1}"
-
-
-def ready_zone(seat: int) -> str:
-    return f"{seat}.ready"
-
-
-LAND_DECK_ZONE = "land_deck"
 
 
 # ---------------------------------------------------------------- the rules
-class TerritoryRules(Rules):
+class TerritoryRules(TerritoryTable, TerritoryView, Rules):
     name = "territory"
     title = "Creature Combat Territory"
     rules_file = "002_88c89583c3ef7893.txt"
@@ -375,15 +354,10 @@ class TerritoryRules(Rules):
         return {"type": "register", "seat": seat, "creature": cheapest}
 
     # ---- applying --------------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if state["phase"] == "over" and kind != "adjust":
-            raise IllegalAction("the game is over")
-        handler = self._handlers.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Creature Combat Territory has no action {kind!r}")
-        if kind not in ("deal", "adjust") and action.get("seat") not in (0, 1):
-            raise IllegalAction(f"{kind!r} needs the seat (0 or 1) of the player who makes it")
+    UNSEATED = frozenset({"deal", "adjust"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """Card fields are card ids (strings) before any handler reads them."""
         for key in ("creature", "land", "target"):
             if key in action and not isinstance(action[key], str):
                 raise IllegalAction(f"{key!r} must be a card id such as 'territory.ash', not {action[key]!r}")
@@ -517,7 +491,7 @@ class TerritoryRules(Rules):
         if not isinstance(slot, int) or not 0 <= slot < SLOTS or state["slots"][slot] is None:
             raise IllegalAction(f"there is no land at position {slot + 1 if isinstance(slot, int) else slot!r}")
         if cid not in state["ready"][seat]:
-            raise self._not_ready(state, seat, cid, slot)
+            raise self.not_ready(state, seat, cid, slot)
         ready = list(state["ready"])
         ready[seat] = mine = list(ready[seat])
         mine.remove(cid)
@@ -536,7 +510,7 @@ class TerritoryRules(Rules):
                          f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
                          seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
 
-    def _not_ready(self, state: State, seat: int, cid: str, slot: int | None = None) -> IllegalAction:
+    def not_ready(self, state: State, seat: int, cid: str, slot: int | None = None) -> IllegalAction:
         """Why ``cid`` cannot be deployed by ``seat``, and where it belongs: a refusal whose full sentence names
         the card for ``seat`` only; the other seat and the shared screen read it without the name (it would
         have lain face down)."""
@@ -1036,7 +1010,7 @@ class TerritoryRules(Rules):
         raise IllegalAction("Territory can adjust 'land_deck' and 'rest.<creature id>' counters, "
                             f"not {name_!r}")
 
-    _handlers = {
+    MOVES = {
         "register": _register, "unregister": _unregister, "done": _done, "deal": _deal, "deploy": _deploy,
         "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
         "forfeit": _forfeit, "adjust": _adjust, "show": _show,
@@ -1044,22 +1018,6 @@ class TerritoryRules(Rules):
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
-
-    # ---- the table and the screens (companion/games/territory/table.py) -------------------
-    def zones(self, options: dict) -> list[Zone]:
-        return _table.zones(options)
-
-    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
-        return _table.interpret(self, state, zone, card_id, present)
-
-    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
-        return _table.scan_for(state, action)
-
-    def confirm_action(self, state: State, seat: int) -> Action | None:
-        return _table.confirm_action(self, state, seat)
-
-    def view(self, state: State, seat: int | None) -> dict:
-        return _table.view(self, state, seat)
 
     def result(self, state: State) -> dict:
         counts = [len(state["claimed"][0]), len(state["claimed"][1])]
@@ -1082,7 +1040,6 @@ class TerritoryRules(Rules):
 
 RULES = TerritoryRules()
 
-from . import table as _table  # noqa: E402  (table.py reads this module's names)
 
 
 def _players_card_file() -> dict | None:

@@ -48,9 +48,6 @@ class Creature(NamedTuple):
     health: int        # printed health: a creature never has more
     epics: int         # EPICS bit flags
 
-    def has(self, flag: int) -> bool:
-        return bool(self.epics & flag)
-
     def epic_names(self) -> list[str]:
         return [label for bit, label in EPICS.values() if self.epics & bit]
 

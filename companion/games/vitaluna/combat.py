@@ -54,9 +54,6 @@ class Fight:
     def hp(self, card: str) -> int:
         return self.health.get(card, self.table[card].health)
 
-    def has_armour(self, card: str) -> bool:
-        return self.table[card].epics & ARMOUR and card not in self.spent
-
     def creatures(self, seat: int) -> int:
         return sum(1 for c in self.board[seat] if c is not None)
 

@@ -33,31 +33,18 @@ State (plain data)::
 from __future__ import annotations
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
-                              hidden_event)
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.vitaluna import bidding as auction
 from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULARS, Creature, Singular,
                                             card_table, user_edits)
 from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
-
-SCAN = "scan"
-ZONE_IDS = tuple(tuple([f"{s}.white{n}" for n in range(1, 5)] + [f"{s}.grey{n}" for n in range(1, 5)])
-                 for s in (0, 1))
-SLOT_OF = {zone: (s, slot) for s in (0, 1) for slot, zone in enumerate(ZONE_IDS[s])}
-BETWEEN_BATTLES = ("placement", "rewards", "exchange")
+from companion.games.vitaluna.table import (BETWEEN_BATTLES, SLOT_OF, ZONE_IDS, VitaLunaTable, slot_label,
+                                            steps_to_heart)
+from companion.games.vitaluna.view import VitaLunaView
 
 
-def slot_label(slot: int) -> str:
-    """"white 2", "grey 1"."""
-    return f"white {slot + 1}" if slot < 4 else f"grey {slot - 3}"
 
-
-def steps_to_heart(options: dict) -> int:
-    """Battles an attacker must win to reach the heart: middle → red circle → heart, one more circle extended."""
-    return 3 if options.get("extended") else 2
-
-
-class VitaLunaRules(Rules):
+class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     name = "vitaluna"
     title = "Vita Luna"
     rules_file = "001_bf8d216902250985.txt"
@@ -175,18 +162,11 @@ class VitaLunaRules(Rules):
         return None
 
     # ---- applying ------------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if kind == "adjust":
-            return self._adjust(state, action)
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        handler = self._handlers.get(kind)
-        if handler is None:
-            raise IllegalAction(f"Vita Luna has no action {kind!r}")
-        seat = action.get("seat")
-        if kind != "reveal" and seat not in (0, 1):
-            raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it")
+    UNSEATED = frozenset({"reveal"})
+
+    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
+        """A refused reward or exchange is hidden from the other player, as the card is."""
+        kind, seat = action["type"], action.get("seat")
         if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
             return handler(self, state, action)
         try:
@@ -865,7 +845,7 @@ class VitaLunaRules(Rules):
             if heart[seat] <= 0:
                 return self._end_battle(new, seat, f"{names[seat]} has no hearts left", events)
             return new, events
-        if name == f"track.{seat}" and state["phase"] != "over":
+        if name == f"track.{seat}":
             track = list(state["track"])
             track[seat] = max(0, min(steps_to_heart(state["options"]) - 1, track[seat] + delta))
             return dict(state, track=track), [event("adjusted", f"{names[seat]}'s counter corrected to step "
@@ -881,7 +861,8 @@ class VitaLunaRules(Rules):
         raise IllegalAction(f"{name!r} cannot be corrected now; counters: heart.N during a battle, track.N, "
                             "markers.N during the bidding")
 
-    _handlers = {
+    MOVES = {
+        "adjust": _adjust,
         "attack_first": _attack_first, "bid_first": _bid_first, "reveal": _reveal, "bid": _bid,
         "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
         "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
@@ -1075,224 +1056,6 @@ class VitaLunaRules(Rules):
         """Fully automatic random games; returns how many battles they completed."""
         state = self.playout({"card_edits": {}}, seed, on_apply=on_apply)
         return len(state["battles"])
-
-    # ---- the table ---------------------------------------------------------------------------------------
-    def zones(self, options: dict) -> list[Zone]:
-        players = (options or {}).get("players", ["North", "South"])
-        out = [Zone(ZONE_IDS[s][slot], f"{players[s]} {slot_label(slot)}", s) for s in (0, 1) for slot in range(8)]
-        out.append(Zone(SCAN, "Shared pad: singular cards, rewards, exchanges, bidding", None))
-        return out
-
-    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
-        phase = state["phase"]
-        names = self._names(state)
-        entry = self.table(state).get(card_id)
-        if entry is None:
-            raise IllegalAction(f"{card_id} is not in the Vita Luna catalogue: add it on the Cards screen")
-        if zone == SCAN:
-            return self._interpret_scan(state, entry, present) if present else None
-        where = SLOT_OF.get(zone)
-        if where is None:
-            raise IllegalAction(f"{zone!r} is not a Vita Luna zone")
-        seat, slot = where
-        here = state["board"][seat][slot]
-        if not present:
-            if here == card_id and phase in BETWEEN_BATTLES:
-                return {"type": "unplace", "seat": seat, "zone": zone}
-            return None                     # a dead creature lifted, or a card lifted to be moved
-        if isinstance(entry, Singular):
-            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
-        if here == card_id:
-            return None
-        if phase == "placement":
-            return {"type": "place", "seat": seat, "zone": zone, "card": card_id}
-        other = self._where(state, card_id)
-
-        def refuse(text: str) -> IllegalAction:
-            # a card put on a grey pad, or one that lies face down in a reserve, is named only for
-            # the player whose card it is; everybody else reads "a card"
-            full = text.replace("{card}", entry.name)
-            secret = other[0] if other and other[1] in GREY else seat if slot in GREY else None
-            if secret is None:
-                return IllegalAction(full)
-            redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
-            return IllegalAction(full, redacted=redacted, hidden_from=[1 - secret])
-
-        if phase == "battle":
-            turn = state["turn"]
-
-            if card_id in state["dead"][0] or card_id in state["dead"][1]:
-                raise refuse("{card} died in this battle: it stays out until the next one")
-            if card_id not in state["board"][seat]:
-                if other:
-                    raise refuse(f"{{card}} is {names[other[0]]}'s, on {slot_label(other[1])}: put it back there")
-                raise refuse("{card} is not in this battle: cards join between battles only")
-            if seat != turn["seat"]:
-                raise refuse(f"it is {names[turn['seat']]}'s turn: put {{card}} back on "
-                             f"{slot_label(state['board'][seat].index(card_id))}")
-            return {"type": "move", "seat": seat, "card": card_id, "to": zone}
-        if phase in ("rewards", "exchange"):
-            raise refuse(f"{{card}}: cards are placed once the rewards and exchanges are done "
-                         f"({self._phase_label(state)})")
-        raise refuse(f"{{card}}: no cards are placed now ({self._phase_label(state)})")
-
-    def _interpret_scan(self, state: State, entry, _present: bool) -> Action:
-        phase = state["phase"]
-        names = self._names(state)
-        seat = self.active_seat(state)
-        if isinstance(entry, Singular):
-            if phase != "battle":
-                raise IllegalAction(f"{entry.name} is played during a battle, at the start of your turn")
-            return {"type": "singular", "seat": seat, "name": entry.singular}
-        if phase == "rewards":
-            return {"type": "reward", "seat": seat, "card": entry.id}
-        if phase == "exchange":
-            return {"type": "exchange", "seat": seat, "card": entry.id}
-        if phase == "bidding" and state["bidding"]["stage"] in COLOURS and state["bidding"]["card"] is None:
-            return {"type": "reveal", "card": entry.id}
-        if phase == "battle":
-            raise IllegalAction(f"{entry.name}: during a battle the shared pad takes singular cards; creatures "
-                                f"go on {names[seat]}'s positions")
-        if phase == "placement":
-            raise IllegalAction(f"{entry.name}: creatures are placed on {names[seat]}'s white or grey positions, "
-                                "not on the shared pad")
-        raise IllegalAction(f"{entry.name}: the shared pad takes nothing now ({self._phase_label(state)})")
-
-    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
-        kind = action.get("type")
-        if kind == "place":
-            return action["zone"], action["card"]
-        if kind == "move":
-            return action["to"], action["card"]
-        if kind == "singular":
-            return SCAN, f"vitaluna.{action['name']}-{action['seat'] + 1}"
-        if kind in ("reward", "exchange", "reveal") and action.get("card"):
-            return SCAN, action["card"]
-        return None
-
-    def confirm_action(self, state: State, seat: int) -> Action | None:
-        phase = state["phase"]
-        if phase == "placement" and seat == state["placing"] and any(state["board"][seat]):
-            return {"type": "done", "seat": seat}
-        if phase == "battle" and seat == state["turn"]["seat"] and not state["turn"]["pending"]:
-            return {"type": "attack", "seat": seat}
-        if phase == "exchange" and seat == state["exchanging"] and not state["exchange"]:
-            return {"type": "done", "seat": seat}
-        return None
-
-    # ---- what may be seen ----------------------------------------------------------------------------------
-    def _shown_name(self, state: State, card: str, slot: int, owner: int, seat: int | None = -1) -> str:
-        if slot in GREY and seat != owner and seat != -1:
-            return "a face-down card"
-        return self.table(state)[card].name
-
-    def _phase_label(self, state: State) -> str:
-        names = self._names(state)
-        phase = state["phase"]
-        if phase == "start":
-            return "Choose who attacks first"
-        if phase == "bidding":
-            b = state["bidding"]
-            if b["stage"] == "first":
-                return "Advanced game: choose who bids first"
-            seat = auction.to_bid(b)
-            if b["stage"] == "attack":
-                return f"Bidding for the first attack: {names[seat]} bids"
-            if seat is None:
-                return f"Turn the next {b['stage']} card over on the shared pad"
-            return f"Bidding for {self.table(state)[b['card']].name}: {names[seat]} bids"
-        if phase == "placement":
-            p = state["placing"]
-            role = "attacker" if p == state["attacker"] else "defender"
-            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, then presses Done"
-        if phase == "battle":
-            turn = state["turn"]
-            s = turn["seat"]
-            if turn["pending"]:
-                return f"{names[s]}: choose the target of {turn['pending'].capitalize()}"
-            step = "move, promote or attack" if turn["acted"] else "singular cards, moves, then attack"
-            return f"Battle {state['battle']}: {names[s]}'s turn — {step}"
-        if phase == "rewards":
-            s, colour = state["rewards"][0]
-            return f"{names[s]} takes a {colour} card: scan it on the shared pad"
-        if phase == "exchange":
-            s = state["exchanging"]
-            if state["exchange"]:
-                return f"{names[s]}: scan {'one more black card' if len(state['exchange']) == 1 else 'the new blue card'}"
-            return f"{names[s]} may swap two black cards for a blue one, or press Done"
-        return f"{names[state['winner']]} wins the game" if state["winner"] is not None else "Game over"
-
-    def view(self, state: State, seat: int | None) -> dict:
-        names, table = self._names(state), self.table(state)
-        phase = state["phase"]
-        in_battle = phase == "battle"
-        health, spent = state["health"], state["spent"]
-        zones, positions = {}, {}
-        for s in (0, 1):
-            for slot, card in enumerate(state["board"][s]):
-                zone = ZONE_IDS[s][slot]
-                if card is None:
-                    zones[zone] = {"cards": [], "summary": "empty"}
-                    positions[zone] = None
-                elif slot in GREY and seat != s:
-                    zones[zone] = {"cards": [{"hidden": True}], "summary": "a card face down"}
-                    positions[zone] = {"hidden": True}
-                else:
-                    c = table[card]
-                    hp = health.get(card, c.health)
-                    armour = bool(c.epics & ARMOUR) and card not in spent
-                    summary = c.label() + (f" · {hp}/{c.health} health" if in_battle and slot in WHITE else "")
-                    if in_battle and slot in WHITE and c.epics & ARMOUR:
-                        summary += " · armour" if armour else " · armour gone"
-                    if slot in GREY:
-                        summary += " (face down)"
-                    zones[zone] = {"cards": [card], "summary": summary}
-                    positions[zone] = {"card": card, "name": c.name, "attack": c.attack, "health": hp,
-                                       "max_health": c.health, "armour": armour, "epics": c.epic_names(),
-                                       "colour": c.colour, "held": slot in WHITE and self._held(state, s, slot)}
-        zones[SCAN] = {"cards": [], "summary": self._phase_label(state) if self.active_seat(state) is not None else ""}
-        counters = [counter(f"track.{s}", s, "Track", state["track"][s]) for s in (0, 1)]
-        if in_battle:
-            counters += [counter(f"heart.{s}", s, "Heart", state["heart"][s]) for s in (0, 1)]
-        if phase == "bidding":
-            counters += [counter(f"markers.{s}", s, "Markers", state["bidding"]["markers"][s]) for s in (0, 1)]
-        counters += [counter(f"held.{s}", s, "Cards held", sum(state["held"][s].values()), adjustable=False)
-                     for s in (0, 1)]
-        awaiting = None
-        if phase in ("start", "bidding"):
-            awaiting = "scan" if phase == "bidding" and auction.to_bid(state["bidding"]) is None \
-                and state["bidding"]["stage"] in COLOURS else "choice"
-        elif phase in ("placement", "rewards"):
-            awaiting = "scan"
-        elif phase == "battle":
-            awaiting = "choice" if state["turn"]["pending"] else "confirm"
-        elif phase == "exchange":
-            awaiting = "scan" if state["exchange"] else "confirm"
-        detail = {
-            "battle": state["battle"], "attacker": state["attacker"], "track": state["track"],
-            "steps_to_heart": steps_to_heart(state["options"]), "heart": state["heart"] if in_battle else None,
-            "positions": positions, "turn": state["turn"], "placing": state["placing"],
-            "rewards": state["rewards"], "exchanging": state["exchanging"],
-            "exchange_given": len(state["exchange"]),
-            "singulars_left": [[n for n in SINGULARS if n not in state["used"][s]] for s in (0, 1)],
-            "dead": [[table[c].name for c in state["dead"][s]] for s in (0, 1)] if in_battle else [[], []],
-            "burnt": [table[c].name for c in state["burnt"]],
-            "held": state["held"],
-            "battles": state["battles"],
-            "targets": (self.singular_targets(state, state["turn"]["seat"], state["turn"]["pending"])
-                        if in_battle and state["turn"]["pending"] else []),
-        }
-        if phase == "bidding":
-            b = state["bidding"]
-            detail["bidding"] = {"stage": b["stage"], "markers": b["markers"], "bids": b["bids"],
-                                 "card": b["card"], "to_bid": auction.to_bid(b), "got": b["got"], "left": b["left"]}
-        return {
-            "game": self.name, "players": names, "phase": phase, "phase_label": self._phase_label(state),
-            "active_seat": self.active_seat(state), "awaiting": awaiting, "over": self.is_over(state),
-            "result": self.result(state) if self.is_over(state) else None,
-            "counters": counters, "zones": zones, "detail": detail,
-        }
-
 
 def _fresh_turn(seat: int) -> dict:
     return {"seat": seat, "acted": False, "white": False, "grey": False, "promoted": False, "pending": None}

@@ -6,7 +6,7 @@ to set up a position quickly (``put``, ``gold``): the rules under test then run
 unchanged from there.
 """
 from companion.games.arcmage import RULES
-from companion.games.arcmage.rules import PHASES
+from companion.games.arcmage.skeleton import PHASES
 
 NORTH, SOUTH = 0, 1
 GAIAN_CHAPTER = ["whispering-woods", "heart-of-the-forest", "sacred-grove"]

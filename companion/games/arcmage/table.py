@@ -18,7 +18,7 @@ from __future__ import annotations
 from companion.engine import IllegalAction, Zone
 from companion.games.arcmage import cards as arc
 from companion.games.arcmage.cards import DOMAINS
-from companion.games.arcmage.rules import PHASE_LABELS
+from companion.games.arcmage.skeleton import PHASE_LABELS
 from companion.games.arcmage.state import PILES, find, is_top
 
 KINDS = ("front",) + DOMAINS + ("region", "vault", "handoff")

@@ -26,78 +26,16 @@ State (all plain data)::
 """
 from __future__ import annotations
 
-from companion import holder
-from companion.cards import load_catalogue
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, Zone, counter, event,
+from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
                               hidden_event)
 
-LANES = 5
-TURNS = 4
-CARDS_PER_TURN = 3
-OPENING_HAND = 5
-DRAW_PER_TURN = 3
-VP_TO_WIN = 5
-
-SUITS = {"hearts": ("♥", "red"), "diamonds": ("♦", "red"), "spades": ("♠", "black"), "clubs": ("♣", "black")}
-RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10"}
-
-
-def generate_catalogue() -> dict:
-    """The 36 numbered cards (2–10 of every suit), as shipped in data/sams/cards.json."""
-    cards = []
-    for suit, (symbol, colour) in SUITS.items():
-        for rank in range(2, 11):
-            cards.append({
-                "id": f"sams.{rank}{suit[0]}",
-                "name": f"{rank} of {suit.capitalize()}",
-                "attrs": {"rank": rank, "suit": suit, "colour": colour, "symbol": f"{rank}{symbol}",
-                          "role": "attack" if colour == "red" else "defence"},
-            })
-    return {"game": "sams", "format": 1, "cards": cards}
-
-
-CATALOGUE = load_catalogue("sams")
-DECK: tuple[str, ...] = tuple(CATALOGUE.ids())
-# card id → (rank, is red), looked up on every play and resolution
-_INFO: dict[str, tuple[int, bool]] = {c.id: (c["rank"], c["colour"] == "red") for c in CATALOGUE}
-_SYMBOL: dict[str, str] = {c.id: c["symbol"] for c in CATALOGUE}
-BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(DECK)}
-
-
-def cards_in(mask: int) -> list[str]:
-    """The card ids of a bitmask over DECK (state["on_table"], state["discarded"])."""
-    return [c for c in DECK if BIT[c] & mask]
-
-
-def symbol(card_id: str) -> str:
-    """"7♥" for "sams.7h"."""
-    return _SYMBOL.get(card_id, card_id)
-
-
-def lane_zone(seat: int, lane: int) -> str:
-    """Zone id of ``seat``'s lane ``lane`` (0-based): "0.lane1" … "1.lane5"."""
-    return _ZONES[seat][lane]
-
-
-_ZONES = [[f"{seat}.lane{lane + 1}" for lane in range(LANES)] for seat in (0, 1)]
-
-
-def is_face_down(position: int) -> bool:
-    """Stacks alternate: base face up, 1st buff face down, 2nd buff face up, …"""
-    return position % 2 == 1
-
-
-def lane_strength(stack: list[str]) -> tuple[int, int]:
-    """(attack, defence) of one stack: red sum (1 when there is no red), black sum."""
-    attack = defence = 0
-    for card_id in stack:
-        rank, red = _INFO[card_id]
-        if red:
-            attack += rank
-        else:
-            defence += rank
-    return (attack or 1), defence
-
+from companion.games.sams.cards import (_INFO, _SYMBOL, _ZONES, BIT, CARDS_PER_TURN, CATALOGUE, DECK, DRAW_PER_TURN, LANES,  # noqa: F401
+                                        OPENING_HAND, RANK_NAMES, SUITS, TURNS, VP_TO_WIN, cards_in, generate_catalogue,
+                                        hand_zone, is_face_down, lane_strength, lane_zone, symbol, to_play)
+from companion.games.sams.solo import (HOLDER_SLOTS, _solo_decide, _solo_empty_holder, _solo_hand, _solo_take, decision_point,  # noqa: F401
+                                     solo_hand, solo_instruction, solo_legal_actions)
+from companion.games.sams.table import SamsTable, _parse_zone, _refusal, _where  # noqa: F401
+from companion.games.sams.view import SamsView
 
 def fight(stacks: tuple[list[str], list[str]], strict_retaliation: bool) -> dict:
     """One lane's battle between seat 0's and seat 1's stacks.
@@ -158,7 +96,7 @@ def round_points(lanes_won: list[int], vp: list[int], strict_majority: bool) -> 
     return [0 if vp[s] == VP_TO_WIN - 1 else 1 for s in (0, 1)], None
 
 
-class SamsRules(Rules):
+class SamsRules(SamsTable, SamsView, Rules):
     name = "sams"
     title = "Sam's Battle Game"
     rules_file = "004_c6d2056a783859e7.txt"
@@ -199,14 +137,7 @@ class SamsRules(Rules):
         _draw(state, OPENING_HAND, [])
         return state
 
-    # ---- whose move ----------------------------------------------------------
-    @staticmethod
-    def to_play(state: State) -> int | None:
-        """The seat that plays the next card: alternating, the round's first player first."""
-        if state["phase"] != "play":
-            return None
-        n = state["played"][0] + state["played"][1]
-        return state["first"] if n % 2 == 0 else 1 - state["first"]
+    to_play = staticmethod(to_play)
 
     def _playable(self, state: State) -> list[str]:
         """Cards that may be in the player's hand: not on the table, not known discarded."""
@@ -246,24 +177,7 @@ class SamsRules(Rules):
                 return {"type": "play", "seat": seat, "lane": rng.randrange(LANES), "card": card}
 
     # ---- applying ------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> tuple[State, list]:
-        kind = action.get("type")
-        if state["phase"] == "over" and kind != "adjust":
-            raise IllegalAction("the game is over")
-        if kind == "play":
-            return self._play(state, action)
-        if kind == "next_round":
-            return self._next_round(state, action)
-        if kind == "redraw":
-            return self._redraw(state, action)
-        if kind == "adjust":
-            return self._adjust(state, action)
-        if kind == "solo_hand":
-            return _solo_hand(state, action)
-        if kind == "solo_decide":
-            return _solo_decide(state, action)
-        raise IllegalAction(f"Sam's Battle Game has no action {kind!r}")
-
+    # apply: the base class's one dispatch, through MOVES (after the handlers below)
     def _play(self, state: State, action: Action) -> tuple[State, list]:
         seat, lane, card = action.get("seat"), action.get("lane"), action.get("card")
         if state["phase"] != "play":
@@ -444,108 +358,6 @@ class SamsRules(Rules):
                 "players": state["options"]["players"], "vp": state["vp"], "rounds": state["rounds"],
                 "result": self.result(state) if self.is_over(state) else None}
 
-    # ---- the table -----------------------------------------------------------
-    def zones(self, options: dict) -> list[Zone]:
-        players = (options or {}).get("players", ["North", "South"])
-        zones = [Zone(lane_zone(s, n), f"{players[s]} lane {n + 1}", s, stack=True)
-                 for s in (0, 1) for n in range(LANES)]
-        solo = (options or {}).get("solo_seat")
-        if solo in (0, 1):
-            zones.append(Zone(hand_zone(solo), f"{players[solo]}'s hand pad", solo, stack=True))
-        return zones
-
-    def interpret(self, state: State, zone: str, card_id: str, present: bool) -> Action | None:
-        solo = state.get("solo")
-        if solo is not None and zone == hand_zone(solo["seat"]):
-            return {"type": "solo_hand", "seat": solo["seat"], "card": card_id} if present else None
-        seat, lane = _parse_zone(zone)
-        players = state["options"]["players"]
-        here = state["lanes"][seat][lane]
-        if not present:
-            if card_id in here and state["phase"] == "play":
-                raise _refusal(state, seat, lane, f"{{card}} was lifted from {players[seat]}'s lane {lane + 1}: "
-                               "put it back, the game still counts it there (undo if it was a mistake)", card_id,
-                               also_hidden=is_face_down(here.index(card_id)))
-            return None
-        if card_id in here:
-            return None                                  # seen again where it already is
-        if state["phase"] == "round_over":
-            if card_id in BIT and BIT[card_id] & (state["discarded"] | state["on_table"]):
-                return None
-            raise _refusal(state, seat, lane, f"Round {state['round']} is scored: clear the table and press Next "
-                                              "before playing {card}", card_id)
-        if state["phase"] == "over":
-            return None
-        expected = self.to_play(state)
-        solo = state.get("solo")
-        if solo is not None and card_id in solo["slots"] and (seat, expected) != (solo["seat"], solo["seat"]):
-            # a card from the companion's holder: its face is secret, say only where it goes back
-            where = solo_instruction(state) if expected == solo["seat"] else f"{players[expected]} plays now"
-            raise IllegalAction(f"take that card back to slot {solo['slots'].index(card_id) + 1}: {where}")
-        if seat != expected:
-            raise _refusal(state, seat, lane, f"{{card}} is on {players[seat]}'s lane {lane + 1}, but it is "
-                           f"{players[expected]}'s turn: take it back, {players[expected]} plays now", card_id)
-        return {"type": "play", "seat": seat, "lane": lane, "card": card_id}
-
-    def scan_for(self, state: State, action: Action) -> tuple[str, str] | None:
-        if action.get("type") == "play":
-            return lane_zone(action["seat"], action["lane"]), action["card"]
-        if action.get("type") == "solo_hand":
-            return hand_zone(action["seat"]), action["card"]
-        return None
-
-    def confirm_action(self, state: State, seat: int) -> Action | None:
-        if state["phase"] == "round_over":
-            return {"type": "next_round", "seat": seat}
-        return None
-
-    # ---- what may be seen ----------------------------------------------------
-    def view(self, state: State, seat: int | None) -> dict:
-        players = state["options"]["players"]
-        revealed = state["phase"] != "play"
-        zones = {}
-        for s in (0, 1):
-            for lane in range(LANES):
-                stack = state["lanes"][s][lane]
-                shown, hidden = [], 0
-                for pos, card in enumerate(stack):
-                    if is_face_down(pos) and not revealed and seat != s:
-                        shown.append({"hidden": True})
-                        hidden += 1
-                    else:
-                        shown.append(card)
-                zones[lane_zone(s, lane)] = {"cards": shown, "summary": _stack_summary(stack, shown, hidden)}
-        to_play = self.to_play(state)
-        if state["phase"] == "play":
-            phase_label = (f"Round {state['round']}, turn {state['turn']} of {TURNS}: {players[to_play]} plays "
-                           f"card {state['played'][to_play] + 1} of {CARDS_PER_TURN}")
-            awaiting = "scan"
-            if "solo" in state and state["solo"]["seat"] == to_play:
-                phase_label = solo_instruction(state)
-        elif state["phase"] == "round_over":
-            phase_label = f"Round {state['round']} scored — clear the table and press Next"
-            awaiting = "confirm"
-        else:
-            phase_label = f"{players[state['winner']]} wins the game"
-            awaiting = None
-        last = state["rounds"][-1] if state["rounds"] and revealed else None
-        return {
-            "game": self.name, "players": players, "phase": state["phase"], "phase_label": phase_label,
-            "active_seat": to_play, "awaiting": awaiting, "over": self.is_over(state),
-            "result": self.result(state) if self.is_over(state) else None,
-            "counters": [counter(f"vp.{s}", s, "VP", state["vp"][s]) for s in (0, 1)]
-                        + [counter(f"hand.{s}", s, "Hand", state["hand"][s], adjustable=False) for s in (0, 1)]
-                        + [counter("pile", None, "Draw pile", state["pile"], adjustable=False),
-                           counter("discard", None, "Discard", state["discard"], adjustable=False),
-                           counter("set_aside", None, "Separate pile", state["set_aside"], adjustable=False)],
-            "zones": zones,
-            "detail": {"round": state["round"], "turn": state["turn"], "turns": TURNS, "first": state["first"],
-                       "played": state["played"], "last_round": last,
-                       "may_redraw": [self._may_redraw(state, s) for s in (0, 1)],
-                       "solo": _solo_view(state, seat)},
-        }
-
-
 def _round_text(players: list, lanes_won: list[int], winner: int | None, gain: list[int]) -> str:
     """"North wins 3 lanes to 1 and gains 1 VP", "a tie at 2 lanes each — North and South gain 1 VP",
     or, under strict majority, "North wins 2 lanes to 1, short of the 3 a round needs: a round tie — …"."""
@@ -565,207 +377,6 @@ def _round_text(players: list, lanes_won: list[int], winner: int | None, gain: l
         return text + " — nobody gains a VP (a player on 4 VP cannot win through a tie)"
     text += f" — {' and '.join(got)} {'gain' if len(got) == 2 else 'gains'} 1 VP"
     return text + ("" if len(got) == 2 else " (a player on 4 VP cannot win through a tie)")
-
-
-def _refusal(state: State, seat: int, lane: int, text: str, card: str | None = None,
-             also_hidden: bool = False) -> IllegalAction:
-    """A refused placement; ``text`` names the card as ``{card}``.
-
-    A card put on a stack that holds an odd number of cards would lie face
-    down there, and a card that already lies face down is secret too: then
-    the full sentence is for the player who placed it only (the lane's owner)
-    and everybody else reads it with "a card" instead.
-    """
-    full = text.replace("{card}", symbol(card) if card else "this card")
-    here = state["lanes"][seat][lane]
-    lifted = card in here
-    if not ((not lifted and is_face_down(len(here))) or also_hidden) or state["phase"] == "over":
-        return IllegalAction(full)
-    redacted = text.replace("{card}", "A card" if text.startswith("{card}") else "a card")
-    return IllegalAction(full, redacted=redacted, hidden_from=[1 - seat])
-
-
-# ---- the companion's own seat (solo play) ---------------------------------------------------
-# The person at the table draws for the companion and taps each card face down on
-# its hand pad; the card goes into the lowest free slot of a numbered holder.  The
-# companion's player (companion.solo) decides with ``solo_decide`` which slot to
-# play onto which lane; the play is then the pad event of that card on that lane.
-# The slots' cards are the companion's secret: no text shown on the table names them.
-HOLDER_SLOTS = 6
-
-
-def hand_zone(seat: int) -> str:
-    """Zone id of the solo seat's hand pad: "0.hand" or "1.hand"."""
-    return f"{seat}.hand"
-
-
-def solo_hand(state: State) -> list[str]:
-    """The cards in the solo seat's holder, slot order, empty slots left out."""
-    return [c for c in state["solo"]["slots"] if c is not None]
-
-
-def _missing(state: State) -> int:
-    """How many drawn cards the person still has to tap onto the solo seat's hand pad."""
-    solo = state["solo"]
-    return max(0, state["hand"][solo["seat"]] - len(solo_hand(state)))
-
-
-def solo_instruction(state: State) -> str:
-    """What the person does for the companion now, as the screen shows it."""
-    solo = state["solo"]
-    who = state["options"]["players"][solo["seat"]]
-    missing = _missing(state)
-    if missing:
-        return (f"Draw {missing} card{'s' if missing > 1 else ''} for {who}: tap each face down on "
-                f"{who}'s hand pad, then put it in the slot shown")
-    decision = solo["decision"]
-    if decision is None:
-        return f"{who} is thinking…"
-    lane = decision["lane"]
-    face = "face down" if is_face_down(len(state["lanes"][solo["seat"]][lane])) else "face up"
-    return f"{who} plays the card in slot {decision['slot'] + 1} {face} on lane {lane + 1}"
-
-
-def decision_point(state: State) -> list[int]:
-    """Where in the game a decision was made (round, turn, cards played by each seat):
-    a ``solo_decide`` made for another moment is refused."""
-    return [state["round"], state["turn"], state["played"][0], state["played"][1]]
-
-
-def solo_legal_actions(state: State) -> list[Action]:
-    solo = state["solo"]
-    seat = solo["seat"]
-    if _missing(state):
-        held = set(solo_hand(state))
-        out = state["on_table"] | state["discarded"]
-        return [{"type": "solo_hand", "seat": seat, "card": c} for c in DECK
-                if not BIT[c] & out and c not in held]
-    if solo["decision"] is None:
-        at = decision_point(state)
-        return [{"type": "solo_decide", "seat": seat, "slot": n, "lane": lane, "at": at}
-                for n, c in enumerate(solo["slots"]) if c is not None for lane in range(LANES)]
-    d = solo["decision"]
-    return [{"type": "play", "seat": seat, "lane": d["lane"], "card": solo["slots"][d["slot"]]}]
-
-
-def _solo_hand(state: State, action: Action) -> tuple[State, list]:
-    solo = state.get("solo")
-    card = action.get("card")
-    if solo is None or action.get("seat") != solo["seat"]:
-        raise IllegalAction("only the companion's seat has a hand pad")
-    who = state["options"]["players"][solo["seat"]]
-    if state["phase"] != "play":
-        raise IllegalAction(f"the round is scored: press Next before drawing for {who}")
-    if card not in BIT:
-        raise IllegalAction("that is not one of the 36 numbered cards: put it back in the box")
-    if not _missing(state):
-        raise IllegalAction(f"{who} holds all the cards it drew: put that card back on top of the draw pile")
-    if BIT[card] & (state["on_table"] | state["discarded"]) or card in solo["slots"]:
-        raise IllegalAction(f"that card cannot be in {who}'s hand (it lies on the table, in the discard pile "
-                            "or already in the holder): put it back where it was")
-    slots, slot = holder.take(solo["slots"], card, HOLDER_SLOTS, who)
-    new = dict(state, solo=dict(solo, slots=slots))
-    text = holder.slot_sentence(slot, who)
-    return new, [hidden_event("solo_hand", f"{who} drew {symbol(card)}: slot {slot + 1}", text,
-                              [0, 1], seat=solo["seat"], card=card, slot=slot)]
-
-
-def _solo_decide(state: State, action: Action) -> tuple[State, list]:
-    solo = state.get("solo")
-    if solo is None or action.get("seat") != solo["seat"]:
-        raise IllegalAction("only the companion's seat decides by itself")
-    seat, slot, lane = solo["seat"], action.get("slot"), action.get("lane")
-    if RULES.to_play(state) != seat:
-        raise IllegalAction("it is not the companion's turn")
-    if _missing(state):
-        raise IllegalAction("the companion's hand is not complete yet")
-    if not isinstance(slot, int) or not 0 <= slot < len(solo["slots"]) or solo["slots"][slot] is None:
-        raise IllegalAction(f"slot {slot!r} of the holder is empty")
-    if not isinstance(lane, int) or not 0 <= lane < LANES:
-        raise IllegalAction(f"there is no lane {lane!r}")
-    if action.get("at") != decision_point(state):
-        raise IllegalAction("the game moved on while the companion was thinking")
-    new = dict(state, solo=dict(solo, decision={"slot": slot, "lane": lane}))
-    return new, [event("solo_decide", solo_instruction(new), seat=seat, zone=lane_zone(seat, lane),
-                       slot=slot, lane=lane)]
-
-
-def _solo_take(state: State, card: str, lane: int) -> State:
-    """The solo seat's card leaves its holder for ``lane``, as decided."""
-    solo = state["solo"]
-    who = state["options"]["players"][solo["seat"]]
-    if card not in solo["slots"]:
-        raise IllegalAction(f"that card is not in {who}'s holder: take it back; " + solo_instruction(state))
-    decision = solo["decision"]
-    if decision is None:
-        raise IllegalAction(f"take that card back: {solo_instruction(state)}")
-    slot = solo["slots"].index(card)
-    if slot != decision["slot"] or lane != decision["lane"]:
-        raise IllegalAction(f"take that card back to slot {slot + 1}: {solo_instruction(state)}")
-    slots = list(solo["slots"])
-    slots[slot] = None
-    return dict(state, solo=dict(solo, slots=slots, decision=None))
-
-
-def _solo_empty_holder(new: State, pile: str, aside: bool = False) -> list:
-    """A round's end (the discard pile) or a swap (the separate pile, ``aside``): what was in the
-    holder goes to that pile, and the companion remembers which cards lie there."""
-    solo = new["solo"]
-    held = [n for n, c in enumerate(solo["slots"]) if c is not None]
-    key = "known_aside" if aside else "known_discards"
-    known = solo[key]
-    for card in solo_hand(new):
-        known |= BIT[card]
-    new["solo"] = dict(solo, slots=[], decision=None, **{key: known})
-    if not held:
-        return []
-    who = new["options"]["players"][solo["seat"]]
-    slots = ", ".join(str(n + 1) for n in held)
-    return [event("solo_hand", f"Put the cards in {who}'s slot{'s' if len(held) > 1 else ''} {slots} "
-                               f"face down on the {pile}", seat=solo["seat"])]
-
-
-def _solo_view(state: State, seat: int | None) -> dict | None:
-    """What every screen may know of the solo seat: which slots hold a card, the decision."""
-    solo = state.get("solo")
-    if solo is None:
-        return None
-    return {"seat": solo["seat"], "strength": state["options"]["solo_strength"],
-            "slots": [c is not None for c in solo["slots"]], "missing": _missing(state),
-            "decision": solo["decision"],
-            "instruction": solo_instruction(state) if RULES.to_play(state) == solo["seat"] else None,
-            "target": lane_zone(solo["seat"], solo["decision"]["lane"]) if solo["decision"] else None}
-
-
-def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
-    """"3 cards · attack 7 · defence 5", or only what is visible while buffs are face down."""
-    if not stack:
-        return "empty"
-    if hidden:
-        red = sum(_INFO[c][0] for c in shown if isinstance(c, str) and _INFO[c][1])
-        black = sum(_INFO[c][0] for c in shown if isinstance(c, str) and not _INFO[c][1])
-        return f"{len(stack)} cards ({hidden} hidden) · visible attack {red} · visible defence {black}"
-    attack, defence = lane_strength(stack)
-    return f"{len(stack)} card{'s' if len(stack) > 1 else ''} · attack {attack} · defence {defence}"
-
-
-def _where(state: State, card: str) -> tuple[int, int]:
-    for side in (0, 1):
-        for n, stack in enumerate(state["lanes"][side]):
-            if card in stack:
-                return side, n
-    raise KeyError(card)
-
-
-def _parse_zone(zone: str) -> tuple[int, int]:
-    try:
-        seat_text, lane_text = zone.split(".lane")
-        seat, lane = int(seat_text), int(lane_text) - 1
-        if seat in (0, 1) and 0 <= lane < LANES:
-            return seat, lane
-    except ValueError:
-        pass
-    raise IllegalAction(f"{zone!r} is not a zone of Sam's Battle Game (zones are 0.lane1 … 1.lane5)")
 
 
 def _draw(state: State, n: int, events: list) -> None:
@@ -798,5 +409,12 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
         hand[seat] += 1
     state["hand"] = hand
 
+
+SamsRules.MOVES = {
+    "play": SamsRules._play, "next_round": SamsRules._next_round, "redraw": SamsRules._redraw,
+    "adjust": SamsRules._adjust,
+    "solo_hand": lambda rules, state, action: _solo_hand(state, action),
+    "solo_decide": lambda rules, state, action: _solo_decide(state, action),
+}
 
 RULES = SamsRules()

@@ -22,7 +22,7 @@ import itertools
 import math
 import random
 
-from companion.games import sams as engine
+from companion.games.sams import rules as engine
 
 N = len(engine.DECK)
 LANES = engine.LANES
