@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from serial.tools.list_ports_common import ListPortInfo
 
 from companion.app_config import AppConfig
-from companion.cli import main
+from ui.main import main          # the composition root: run and doctor need hardware
 from companion.session import Store
 from companion.table import SERIAL_DEVICE, ProfileError, is_serial_device, load_profile, parse_profile
 from hardware.bridge.host import BridgeReader, open_serial_device
