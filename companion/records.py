@@ -47,7 +47,14 @@ def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], fin
 
 MAX_BYTES = 20_000_000          # a long game is ~100 bytes an action; this is 200,000 of them
 MAX_ACTIONS = 100_000
-SEED_RANGE = (-(1 << 63), (1 << 64) - 1)
+#: Values and keys a record may hold (:func:`companion.validate.count_nodes`, counted before parsing).
+#: Measured (``companion bench files``): the records of random games count at most 20 an action
+#: (Creature Combat Territory, summary included), and the longest random game we made was 10,498
+#: actions (Lifeforce; a game at a table is a few hundred), ~210,000 in all.  A million leaves five
+#: times that, and bounds what a hostile record can make to ~100 MB of Python objects.
+MAX_NODES = 1_000_000
+#: SQLite keeps integers as signed 64-bit, so that is the seed's range (docs/record-format.md).
+SEED_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 #: The record format, as JSON Schema (docs/record-format.md says the same in words).  An action's
 #: fields beyond ``type`` belong to its game, whose rules check them when the record is replayed.
@@ -95,7 +102,7 @@ def check_options(rules: Rules, options, source: str = "options") -> None:
 def read_record(path: str | Path) -> dict:
     """A record file, checked against :data:`SCHEMA` (the sentence names the line and field)."""
     try:
-        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record")
+        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record", MAX_NODES)
         try:
             rules = games.get(record["game"])
         except games.UnknownGame:
