@@ -11,7 +11,7 @@ cannot be renamed over, so it is written in place.
 
 Every failure is an :class:`OutputError` whose message is one sentence
 naming the path and the reason ("…: the disk is full"); the commands print
-it and exit 2.
+it and exit 2, the screens show it.
 """
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ _REASONS = {
 }
 
 
-class OutputError(ValueError):
-    """A file that could not be written; the message is one sentence, and the old file is untouched."""
+class OutputError(OSError):
+    """A file that could not be written; the message is one sentence, and the old file is untouched.
+    (An ``OSError``, so callers that already said "could not write" for one keep working.)"""
 
 
 def reason(exc: OSError) -> str:
@@ -72,6 +73,8 @@ def write_bytes(path: str | os.PathLike, data: bytes, what: str = "file") -> Pat
         if not target.parent.is_dir():
             raise OutputError(f"{shown} cannot be written: its folder {target.parent} does not exist")
         _replace(target, data)
+    except OutputError:
+        raise
     except OSError as exc:
         raise OutputError(f"{shown} cannot be written: {reason(exc)}"
                           + ("; the old file is unchanged" if path.exists() else "")) from None

@@ -32,6 +32,31 @@ class RecordError(ValueError):
     """A record that cannot be replayed; the message names the first bad entry."""
 
 
+class HiddenCards(ValueError):
+    """A record that would show what a player at the table may not see yet (one sentence)."""
+
+
+def shareable(session, include_hidden: bool = False) -> dict:
+    """``session``'s record, for a file that leaves the game: refused (:class:`HiddenCards`) while the
+    game is still being played, unless ``include_hidden`` says the person asked for everything.
+
+    A record must replay, so it holds every action — the cards drawn into the companion's
+    holder in solo play, every face-down card — and the seed, which fixes every shuffle: the
+    order of every deck still to be drawn.  Nothing in it can be left out and still replay, so
+    an unfinished game is not exported at all (docs/record-format.md, "Hidden information").
+    """
+    if include_hidden or session.rules.is_over(session.state):
+        return session.record()
+    raise HiddenCards(unfinished_sentence(f"game #{session.id}"))
+
+
+def unfinished_sentence(which: str, flag: str | None = "--include-hidden") -> str:
+    """Why the record of an unfinished game is not written, and (``flag``) how to ask for it anyway."""
+    return (f"{which} is still being played: its record would show the face-down cards and, through its "
+            f"seed, the order of every deck; export it when the game ends"
+            + (f", or ask for the hidden cards with {flag}" if flag else ""))
+
+
 def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], final_state: State) -> dict:
     return {
         "format": FORMAT,
