@@ -130,7 +130,7 @@ def _zone_seat(zone: str) -> int | None:
 
 
 #: Deals the solo player searches a decision (fixed, so a simulated game is the same on every machine).
-SOLO_ITERATIONS = 40
+SOLO_ITERATIONS = 20
 
 
 def play_random(session: Session, seed: int, max_actions: int = 100_000) -> list[dict]:
