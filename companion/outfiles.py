@@ -55,10 +55,10 @@ def write_text(path: str | os.PathLike, text: str, what: str = "file") -> Path:
 
 def write_bytes(path: str | os.PathLike, data: bytes, what: str = "file") -> Path:
     """Write ``data`` to ``path`` atomically, mode 0600 (see the module's docstring)."""
-    path = Path(path)
-    shown = str(path)
+    shown = os.fspath(path)
     if not shown or shown.endswith(os.sep):
         raise OutputError(f"{shown or 'an empty name'}: a {what} needs a file name, not a directory")
+    path = Path(path)
     try:
         target = Path(os.path.realpath(path))         # a symlink's target is written, the link stays
         try:
