@@ -186,6 +186,10 @@ def cmd_bench(args) -> int:
         from companion.solo.bench import bench_solo
         _json(bench_solo(game=args.game or "sams", games=args.games, think=args.think))
         return 0
+    if args.what == "files":
+        from companion.filebench import bench_files
+        _json(bench_files())
+        return 0
     if args.what == "rfid":
         from hardware.bench import bench_rfid
         _json(bench_rfid(seconds=args.seconds, plays=args.plays))
@@ -340,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "files"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")

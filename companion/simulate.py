@@ -193,7 +193,8 @@ def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, 
             record = read_record(record_path)
             replay(record)                       # refuse a bad record before touching a session
         except RecordError as exc:
-            raise SimulationError(f"{record_path}: {exc}") from None
+            text = str(exc)
+            raise SimulationError(text if text.startswith(str(record_path)) else f"{record_path}: {text}") from None
         game, options, seed = record["game"], record.get("options") or {}, record["seed"]
     try:
         games.get(game)

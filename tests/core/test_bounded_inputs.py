@@ -2,17 +2,14 @@
 inputs are counted before they are parsed, and a record that would make too many values is one
 sentence, in a small multiple of its size in memory."""
 import json
-import os
-import subprocess
-import sys
 
 from hypothesis import given, settings, strategies as st
 
 from companion import validate
 from companion.cli import main
+from companion.filebench import measured
 from companion.records import MAX_BYTES, MAX_NODES
 
-CLI = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"]
 HEAD = '{"format": "tabletop-companion-record", "version": 1, "game": "sams", "seed": 1, "actions": [], '
 
 json_values = st.recursive(
@@ -42,15 +39,6 @@ def test_the_count_before_parsing_is_never_below_what_parsing_makes(doc, indent,
     assert validate.count_nodes(text) >= values_and_keys(json.loads(text))
 
 
-def run_measured(args) -> tuple[int, str, int]:
-    """Exit status, stderr and peak resident memory (bytes) of one child process, from its own rusage."""
-    child = subprocess.Popen(CLI + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    err = child.stderr.read()
-    _pid, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, err, usage.ru_maxrss * 1024
-
-
 def test_a_20_mb_record_of_empty_lists_is_refused_in_one_sentence_within_200_mb(tmp_path):
     """Before issue 24: 6.6 million `[]` in `summary` took 1 GB and 28 s before any check."""
     path = tmp_path / "hostile.json"
@@ -58,10 +46,10 @@ def test_a_20_mb_record_of_empty_lists_is_refused_in_one_sentence_within_200_mb(
     count = (MAX_BYTES - len(HEAD) - 20) // len(filler)
     path.write_text(HEAD + '"summary": [' + filler * (count - 1) + "[]]}")
     assert MAX_BYTES - 100_000 < path.stat().st_size <= MAX_BYTES
-    status, err, peak = run_measured(["replay", str(path)])
-    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
-    assert f"more than the {MAX_NODES:,} this kind of file may hold" in err
-    assert peak < 200 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    done = measured(["replay", str(path)])           # the child's own peak RSS (see companion.filebench)
+    assert done["exit"] == 2 and not done["traceback"], done
+    assert done["said"].endswith(f"more than the {MAX_NODES:,} this kind of file may hold")
+    assert done["peak_mb"] < 200, done
 
 
 def test_a_record_just_under_the_count_still_replays(tmp_path, capsys):
