@@ -133,17 +133,19 @@ def _zone_seat(zone: str) -> int | None:
 SOLO_ITERATIONS = 20
 
 
-def play_random(session: Session, seed: int, max_actions: int = 100_000) -> list[dict]:
+def play_random(session: Session, seed: int, max_actions: int = 100_000,
+                companion_decides: bool = False) -> list[dict]:
     """Play random legal actions through a scripted table until the game ends.
 
-    In a solo game (a ``solo_seat`` option) the companion's seat is played as at a table: the
-    solo player (:mod:`companion.solo`) decides, and the other seat plays random cards it could
-    hold — never one lying face down in the companion's holder.
+    In a solo game (a ``solo_seat`` option) the other seat plays random cards it could hold —
+    never one lying face down in the companion's holder.  With ``companion_decides`` the
+    companion's decisions are its solo player's (:mod:`companion.solo`), as at a table
+    (``companion simulate``); without, they are random legal ones (the property tests).
     """
     table = ScriptedTable(session)
     rng = Rng(seed ^ 0x5DEECE66D)
     rules = session.rules
-    solo = _solo_player(session, seed)
+    solo = _solo_player(session, seed) if companion_decides else None
     for _ in range(max_actions):
         if rules.is_over(session.state):
             return session.actions
@@ -214,7 +216,7 @@ def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, 
                     except SimulationError as exc:
                         raise SimulationError(f"action {n}: {exc}") from None
             else:
-                play_random(session, seed)
+                play_random(session, seed, companion_decides=True)
             scans = sum(1 for a in session.actions if session.rules.scan_for(session.state, a))
             outcome = {"game_id": session.id, "actions": len(session.actions),
                        "played_by_placing_cards": scans, "summary": session.rules.summary(session.state)}
