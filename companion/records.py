@@ -32,6 +32,31 @@ class RecordError(ValueError):
     """A record that cannot be replayed; the message names the first bad entry."""
 
 
+class HiddenCards(ValueError):
+    """A record that would show what a player at the table may not see yet (one sentence)."""
+
+
+def shareable(session, include_hidden: bool = False) -> dict:
+    """``session``'s record, for a file that leaves the game: refused (:class:`HiddenCards`) while the
+    game is still being played, unless ``include_hidden`` says the person asked for everything.
+
+    A record must replay, so it holds every action — the cards drawn into the companion's
+    holder in solo play, every face-down card — and the seed, which fixes every shuffle: the
+    order of every deck still to be drawn.  Nothing in it can be left out and still replay, so
+    an unfinished game is not exported at all (docs/record-format.md, "Hidden information").
+    """
+    if include_hidden or session.rules.is_over(session.state):
+        return session.record()
+    raise HiddenCards(unfinished_sentence(f"game #{session.id}"))
+
+
+def unfinished_sentence(which: str, flag: str | None = "--include-hidden") -> str:
+    """Why the record of an unfinished game is not written, and (``flag``) how to ask for it anyway."""
+    return (f"{which} is still being played: its record would show the face-down cards and, through its "
+            f"seed, the order of every deck; export it when the game ends"
+            + (f", or ask for the hidden cards with {flag}" if flag else ""))
+
+
 def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], final_state: State) -> dict:
     return {
         "format": FORMAT,
@@ -47,7 +72,14 @@ def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], fin
 
 MAX_BYTES = 20_000_000          # a long game is ~100 bytes an action; this is 200,000 of them
 MAX_ACTIONS = 100_000
-SEED_RANGE = (-(1 << 63), (1 << 64) - 1)
+#: Values and keys a record may hold (:func:`companion.validate.count_nodes`, counted before parsing).
+#: Measured (``companion bench files``): the records of random games count at most 20 an action
+#: (Creature Combat Territory, summary included), and the longest random game we made was 10,498
+#: actions (Lifeforce; a game at a table is a few hundred), ~210,000 in all.  A million leaves five
+#: times that, and bounds what a hostile record can make to ~100 MB of Python objects.
+MAX_NODES = 1_000_000
+#: SQLite keeps integers as signed 64-bit, so that is the seed's range (docs/record-format.md).
+SEED_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 #: The record format, as JSON Schema (docs/record-format.md says the same in words).  An action's
 #: fields beyond ``type`` belong to its game, whose rules check them when the record is replayed.
@@ -95,7 +127,7 @@ def check_options(rules: Rules, options, source: str = "options") -> None:
 def read_record(path: str | Path) -> dict:
     """A record file, checked against :data:`SCHEMA` (the sentence names the line and field)."""
     try:
-        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record")
+        record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record", MAX_NODES)
         try:
             rules = games.get(record["game"])
         except games.UnknownGame:

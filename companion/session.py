@@ -178,6 +178,8 @@ class Store:
         self.lock = threading.RLock()       # held by whoever talks to the database
         self._dir_lock: paths.DataDirLock | None = None
         self.db: sqlite3.Connection | None = None
+        if (linked := paths.link_problem(self.path)) is not None:
+            raise StoreError(linked, self.path)
         if readonly:
             if not self.path.exists():
                 raise StoreError(f"no games are stored in {self.path.parent} yet", self.path)

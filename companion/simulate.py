@@ -12,16 +12,20 @@ prints the outcome; the tests use it to drive sessions end to end.
 """
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from pathlib import Path
 
 from companion import games, paths
 from companion.cards import load_catalogue
-from companion.engine import Rng
-from companion.records import RecordError, make_record, read_record, replay
+from companion.engine import IllegalAction, Rng
+from companion.outfiles import OutputError, write_text
+from companion.records import SEED_RANGE, HiddenCards, RecordError, make_record, read_record, replay, shareable
 from companion.session import Session, Store
 from companion.table import GONE, SEEN, PadEvent
+from companion.solo import seat as solo_seat
+from companion.solo.player import make_player
 from companion.tags import VIRTUAL_COPIES, virtual_uid
 
 
@@ -125,27 +129,74 @@ def _zone_seat(zone: str) -> int | None:
     return int(head) if head in ("0", "1") else None
 
 
-def play_random(session: Session, seed: int, max_actions: int = 100_000) -> list[dict]:
-    """Play random legal actions through a scripted table until the game ends."""
+#: Deals the solo player searches a decision (fixed, so a simulated game is the same on every machine).
+SOLO_ITERATIONS = 20
+
+
+def play_random(session: Session, seed: int, max_actions: int = 100_000,
+                companion_decides: bool = False) -> list[dict]:
+    """Play random legal actions through a scripted table until the game ends.
+
+    In a solo game (a ``solo_seat`` option) the other seat plays random cards it could hold —
+    never one lying face down in the companion's holder.  With ``companion_decides`` the
+    companion's decisions are its solo player's (:mod:`companion.solo`), as at a table
+    (``companion simulate``); without, they are random legal ones (the property tests).
+    """
     table = ScriptedTable(session)
     rng = Rng(seed ^ 0x5DEECE66D)
     rules = session.rules
+    solo = _solo_player(session, seed) if companion_decides else None
     for _ in range(max_actions):
         if rules.is_over(session.state):
             return session.actions
-        table.play(rules.random_action(session.state, rng))
+        if solo is not None and solo_seat.needs_decision(session.state):
+            action = solo_seat.decide(session.state, solo)
+        else:
+            action = _random_playable(session, rng)
+        table.play(action)
     raise SimulationError(f"the random game did not end within {max_actions} actions")
 
 
+def _solo_player(session: Session, seed: int):
+    if not solo_seat.has_solo_seat(session):
+        return None
+    return make_player(session.rules.name, session.options["solo_seat"], seconds=None,
+                       iterations=SOLO_ITERATIONS, seed=seed)
+
+
+def _random_playable(session: Session, rng: Rng, tries: int = 1000) -> dict:
+    """A random legal action whose card (if a card makes it) the table accepts where it goes: in
+    solo play a card in the companion's holder is legal for the engine but not in a person's hand."""
+    rules, state = session.rules, session.state
+    for _ in range(tries):
+        action = rules.random_action(state, rng)
+        scan = rules.scan_for(state, action)
+        if scan is None:
+            return action
+        try:
+            rules.interpret(state, scan[0], scan[1], True)
+        except IllegalAction:
+            continue
+        return action
+    raise SimulationError(f"no random action of {rules.title} could be played from the table in {tries} tries")
+
+
 def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, options: dict | None = None,
-             data_dir: str | None = None, export_path: str | None = None) -> dict:
-    """Play a record, or a random legal game, through the simulated table; return the outcome."""
+             data_dir: str | None = None, export_path: str | None = None, include_hidden: bool = False) -> dict:
+    """Play a record, or a random legal game, through the simulated table; return the outcome.
+
+    ``export_path`` gets the played game's record (whole or not at all, 0600); a game the record
+    leaves unfinished is exported only with ``include_hidden`` (see :func:`records.shareable`).
+    """
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise SimulationError(f"the seed {seed} is outside {SEED_RANGE[0]}..{SEED_RANGE[1]} (a 64-bit signed integer)")
     if record_path:
         try:
             record = read_record(record_path)
             replay(record)                       # refuse a bad record before touching a session
         except RecordError as exc:
-            raise SimulationError(f"{record_path}: {exc}") from None
+            text = str(exc)
+            raise SimulationError(text if text.startswith(str(record_path)) else f"{record_path}: {text}") from None
         game, options, seed = record["game"], record.get("options") or {}, record["seed"]
     try:
         games.get(game)
@@ -165,15 +216,16 @@ def simulate(game: str = "sams", record_path: str | None = None, seed: int = 1, 
                     except SimulationError as exc:
                         raise SimulationError(f"action {n}: {exc}") from None
             else:
-                play_random(session, seed)
-            record_out = session.record()
+                play_random(session, seed, companion_decides=True)
             scans = sum(1 for a in session.actions if session.rules.scan_for(session.state, a))
             outcome = {"game_id": session.id, "actions": len(session.actions),
                        "played_by_placing_cards": scans, "summary": session.rules.summary(session.state)}
             if export_path:
-                import json
-                Path(export_path).write_text(json.dumps(record_out, indent=1, ensure_ascii=False) + "\n",
-                                             encoding="utf-8")
+                try:
+                    write_text(export_path, json.dumps(shareable(session, include_hidden), indent=1,
+                                                       ensure_ascii=False) + "\n", "record")
+                except (OutputError, HiddenCards) as exc:
+                    raise SimulationError(str(exc)) from None
                 outcome["exported"] = export_path
     return outcome
 

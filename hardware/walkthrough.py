@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.outfiles import OutputError, write_text
+
 POLLS = 20
 TAP_CYCLES = 60                 # poll cycles a tap step watches (a person gets TAP_SECONDS)
 TAP_SECONDS = 15.0
@@ -364,8 +366,12 @@ def walkthrough(profile_path, *, emulate: bool = False, out=None, report_path=No
     paths = [base] if base.suffix in (".json", ".md") and report_path else [base.with_suffix(".json"),
                                                                              base.with_suffix(".md")]
     for path in paths:
-        path.write_text(json.dumps(report, indent=2) + "\n" if path.suffix == ".json" else markdown(report),
-                        encoding="utf-8")
+        try:
+            write_text(path, json.dumps(report, indent=2) + "\n" if path.suffix == ".json" else markdown(report),
+                       "walk-through report")
+        except OutputError as exc:
+            print(f"companion doctor: {exc}", file=sys.stderr)
+            return 2
     print("", file=out)
     for line in report["advice"]:
         print(f"  - {line}", file=out)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from companion import games
 from companion.engine import redact_event
-from companion.records import RecordError, make_record, replay
+from companion.outfiles import OutputError, write_text
+from companion.records import RecordError, make_record, replay, unfinished_sentence
 
 #: Counter labels worth drawing, best first: the score, then hearts/HP, then what is lost.
 CHART_LABELS = ("VP", "Victory points", "Track", "Hearts", "Region HP", "Lands", "Graveyard")
@@ -253,8 +254,14 @@ def duration_text(first: str | None, last: str | None) -> str:
 
 
 def export(record: dict, folder: Path, game_id: int) -> Path:
-    """Write ``record`` as ``<folder>/<game>-game-<id>.json`` (what ``companion replay`` reads)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{record['game']}-game-{game_id}.json"
-    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
+    """Write ``record`` as ``<folder>/<game>-game-<id>.json`` (what ``companion replay`` reads), whole
+    or not at all and 0600 (:mod:`companion.outfiles`).  A game still being played is refused with
+    an :class:`~companion.outfiles.OutputError`: its record would show the face-down cards."""
+    if not (record.get("summary") or {}).get("over"):
+        raise OutputError(unfinished_sentence(f"game #{game_id}", flag=None))
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{folder} cannot be made ({exc.strerror or exc})") from None
+    return write_text(folder / f"{record['game']}-game-{game_id}.json",
+                      json.dumps(record, indent=1, ensure_ascii=False) + "\n", "record")

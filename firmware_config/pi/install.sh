@@ -290,10 +290,26 @@ if [ -f "$ROOT/etc/passwd" ]; then
     HOME_DIR=$(awk -F: -v u="$APP_USER" '$1 == u { print $6 }' "$ROOT/etc/passwd")
 fi
 HOME_DIR=${HOME_DIR:-/home/$APP_USER}
+case $HOME_DIR in
+    /*) ;;
+    *) fail "the home of $APP_USER, $HOME_DIR, is not an absolute path: fix it in /etc/passwd" ;;
+esac
+case $HOME_DIR in
+    *[[:cntrl:]]*) fail "the home of $APP_USER holds a control character: rename it (usermod -d)" ;;
+esac
 DATA_DIR=$HOME_DIR/.local/share/tabletop-companion
+# A value inside a quoted unit setting: systemd reads \ and " as escapes and % as a
+# specifier (systemd.syntax(7), "Quoting"; systemd.unit(5), "Specifiers").
+unit_escape() { printf '%s\n' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/%/%%/g'; }
+# A value as sed's replacement text: \, & and the | delimiter taken literally.
+sed_escape() { printf '%s\n' "$1" | sed -e 's/[\\&|]/\\&/g'; }
+S_USER=$(sed_escape "$APP_USER")
+S_APP_DIR=$(sed_escape "$(unit_escape "$APP_DIR")")
+S_GROUPS=$(sed_escape "$KIOSK_GROUPS")
+S_DATA_DIR=$(sed_escape "$(unit_escape "$DATA_DIR")")
 for unit in $UNITS; do
-    sed -e "s|@USER@|$APP_USER|g" -e "s|@APP_DIR@|$APP_DIR|g" -e "s|@GROUPS@|$KIOSK_GROUPS|g" \
-        -e "s|@DATA_DIR@|$DATA_DIR|g" -e "s|@ROTATION@|$ROTATION|g" "$HERE/$unit" > "$WORK/$unit"
+    sed -e "s|@USER@|$S_USER|g" -e "s|@APP_DIR@|$S_APP_DIR|g" -e "s|@GROUPS@|$S_GROUPS|g" \
+        -e "s|@DATA_DIR@|$S_DATA_DIR|g" -e "s|@ROTATION@|$ROTATION|g" "$HERE/$unit" > "$WORK/$unit"
     put_file "/etc/systemd/system/$unit" "$WORK/$unit" 0644
 done
 put_link "/etc/systemd/system/multi-user.target.wants/$UNIT" "/etc/systemd/system/$UNIT"

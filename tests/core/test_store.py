@@ -84,8 +84,8 @@ def test_list_and_export_read_a_snapshot_while_the_app_writes_and_write_nothing(
         play(session, 12)
         before = digest(db, str(db) + "-wal")
         listed = subprocess.run(CLI + ["--data-dir", str(tmp_path), "list"], capture_output=True, text=True)
-        exported = subprocess.run(CLI + ["--data-dir", str(tmp_path), "export", str(session.id)],
-                                  capture_output=True, text=True)
+        exported = subprocess.run(CLI + ["--data-dir", str(tmp_path), "export", str(session.id),
+                                         "--include-hidden"], capture_output=True, text=True)
         assert listed.returncode == 0 and f"#{session.id}" in listed.stdout and "12 actions" in listed.stdout
         assert exported.returncode == 0 and json.loads(exported.stdout)["actions"] == session.actions
         assert digest(db, str(db) + "-wal") == before        # the readers wrote nothing

@@ -17,6 +17,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.outfiles import write_text
 from companion.table import SEEN
 from ui import theme
 from ui.kv import load_kv
@@ -118,7 +119,7 @@ class SettingsScreen(Screen):
         data = load_settings(app)
         data.update(values)
         try:
-            settings_path(app).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            write_text(settings_path(app), json.dumps(data, indent=1) + "\n", "settings file")
         except OSError:
             pass                                          # the setting still applies until the app closes
 

@@ -20,11 +20,10 @@ colour they compare plainly.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import NamedTuple
 
-from companion.cards import DATA_DIR, Card, CatalogueError, parse_catalogue, read_catalogue_file
+from companion.cards import DATA_DIR, Card, CatalogueError, parse_catalogue, read_catalogue_file, read_players_file
 
 GAME = "lifeforce"
 
@@ -101,12 +100,9 @@ def own_cards(data_dir: Path | None) -> dict:
     if data_dir is None:
         return {}
     path = Path(data_dir) / "cards" / f"{GAME}.json"
-    if not path.exists():
+    doc = read_players_file(GAME, Path(data_dir))      # bounded and checked like every input file
+    if doc is None:
         return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
     own = {c.id: {"name": c.name, "attrs": dict(c.attrs)} for c in parse_catalogue(doc, GAME, str(path))}
     try:
         _check(own)

@@ -522,7 +522,13 @@ class TerritoryCatalogue:
 def _custom_biomes(path: Path) -> list[dict]:
     if not path.exists():
         return []
-    return json.loads(path.read_text(encoding="utf-8")).get("biomes", [])
+    from companion import validate                 # a players' file: bounded like every input file
+    from companion.cards import MAX_CARD_FILE_BYTES
+    try:
+        doc = validate.parse_json(validate.read_text(path, MAX_CARD_FILE_BYTES, "card file"), str(path))
+    except validate.InputError as exc:
+        raise CatalogueError(str(exc)) from None
+    return doc.get("biomes", []) if isinstance(doc, dict) else []
 
 
 def build_catalogue(cards: list[Card], custom_biomes: list[dict], decks: dict | None = None,
