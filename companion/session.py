@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS outbox (
     body     TEXT NOT NULL,
     UNIQUE (game_id, n)
 );
+CREATE TABLE IF NOT EXISTS outbox_count (
+    game_id  INTEGER PRIMARY KEY,
+    n        INTEGER NOT NULL                     -- the last n given: rows go once acknowledged, n never repeats
+);
 """
 # ``outbox`` stays empty unless a club is configured (companion.club.outbox fills it, in the same
 # transaction as the change it reports, and its publisher empties it as the hub acknowledges).
