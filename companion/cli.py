@@ -197,6 +197,10 @@ def cmd_bench(args) -> int:
         from hardware.led_bench import bench_leds
         _json(bench_leds(seconds=args.seconds))
         return 0
+    if args.what == "club":
+        from companion.club.bench import bench_club
+        _json(bench_club(tables=args.tables, seconds=args.seconds))
+        return 0
     if args.what == "ui":
         from ui.bench import bench_ui
         _json(bench_ui(seconds=args.seconds))
@@ -218,6 +222,8 @@ def cmd_doctor(args) -> int:
     if args.walkthrough:
         from hardware.doctor import run_walkthrough
         return run_walkthrough(args.profile, emulate=args.emulate, report=args.report)
+    from companion.club.commands import club_status
+    print(club_status(paths.data_dir(args.data_dir, create=False)))
     from hardware.doctor import doctor
     return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
 
@@ -256,8 +262,19 @@ def cmd_run(args) -> int:
         store.close()
         print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
         return 2
+    from companion.club.commands import start_publisher
+    from companion.club.config import ClubError
+    try:
+        publisher = start_publisher(store)             # None unless this table joined a club
+    except ClubError as exc:                           # the club file is broken: play on, say why
+        print(f"companion run: not sending games to the club: {exc}", file=sys.stderr)
+        publisher = None
     from ui.app import run_app
-    return run_app(config, source, outputs, store=store)
+    try:
+        return run_app(config, source, outputs, store=store)
+    finally:
+        if publisher is not None:
+            publisher.close()
 
 
 def _show_fault(config, error) -> int:
@@ -339,7 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "club"])
+    b.add_argument("--tables", type=_positive_int, default=32, help="tables playing at once (bench club)")
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
@@ -357,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
     d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
     d.set_defaults(func=cmd_doctor)
+
+    from companion.club.commands import add_commands
+    add_commands(sub)                                  # hub, hub setup, club join/leave/status
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p

@@ -89,7 +89,7 @@ def new_password() -> str:
 
 def write_broker_files(directory: Path, tables: list[str], port: int, bind: str = "127.0.0.1",
                        tls: Tls | None = None, user: str | None = None,
-                       passwords: dict[str, str] | None = None) -> dict[str, str]:
+                       passwords: dict[str, str] | None = None, persistence: bool = True) -> dict[str, str]:
     """mosquitto.conf, acl and the hashed password file in ``directory``; returns user → password
     (the tables' and the hub's), which exist in plain text only in the join files."""
     if shutil.which("mosquitto_passwd") is None:
@@ -109,10 +109,14 @@ def write_broker_files(directory: Path, tables: list[str], port: int, bind: str 
         plain.unlink(missing_ok=True)
         raise ClubError(f"mosquitto_passwd could not hash the passwords: {done.stderr.strip() or done.stdout.strip()}")
     (directory / "acl").write_text(ACL)
-    (directory / "mosquitto.conf").write_text(broker_conf(directory, port, bind, tls, user))
-    if user:
-        shutil.chown(plain, user=user) if os.geteuid() == 0 else None
+    (directory / "mosquitto.conf").write_text(broker_conf(directory, port, bind, tls, user, persistence))
     return passwords
+
+
+def mosquitto_path() -> str | None:
+    """The broker's program (Debian puts it in /usr/sbin, outside a normal user's PATH)."""
+    found = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
+    return found
 
 
 def free_port() -> int:
@@ -139,7 +143,7 @@ class RunningBroker:
 
     def start(self) -> "RunningBroker":
         log = open(self.directory / "mosquitto.log", "ab")
-        self.proc = subprocess.Popen(["mosquitto", "-c", str(self.directory / "mosquitto.conf")],
+        self.proc = subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(self.directory / "mosquitto.conf")],
                                      stdout=log, stderr=log, start_new_session=True)
         log.close()
         deadline = time.monotonic() + 10
@@ -243,7 +247,10 @@ def setup(tables: list[str], *, root: Path = Path("/"), broker_host: str, port: 
         return steps
     if real:
         _run(["apt-get", "install", "-y", "-q", "mosquitto", "mosquitto-clients"])
-    passwords = write_broker_files(club_dir, names, port, bind, tls, user="mosquitto" if real else None)
+    # Debian's own mosquitto.conf already keeps persistence in /var/lib/mosquitto and runs as mosquitto.
+    passwords = write_broker_files(club_dir, names, port, bind, tls, persistence=not real)
+    if real:
+        _run(["chown", "mosquitto:", str(club_dir / "passwords")])
     conf_dir.mkdir(parents=True, exist_ok=True)
     (club_dir / "mosquitto.conf").replace(conf_dir / "club.conf")
     listen_port = tls.port if tls else port
