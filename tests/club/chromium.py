@@ -31,12 +31,15 @@ class Browser:
         self._from_chrome, from_chrome_w = os.pipe()
 
         def wire():                          # in the child: the pipes at fds 3 and 4, as Chromium expects
-            os.dup2(to_chrome_r, 3)
-            os.dup2(from_chrome_w, 4)
+            high_r, high_w = os.dup(to_chrome_r) + 100, os.dup(from_chrome_w) + 100
+            os.dup2(to_chrome_r, high_r)     # out of the way first: either pipe may already sit at 3 or 4
+            os.dup2(from_chrome_w, high_w)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
 
         self.proc = subprocess.Popen([chromium_path(), *FLAGS, f"--user-data-dir={self.profile}",
                                       "--remote-debugging-pipe", "about:blank"],
-                                     preexec_fn=wire, pass_fds=(to_chrome_r, from_chrome_w),
+                                     preexec_fn=wire, pass_fds=(3, 4),     # kept after wire() runs
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
