@@ -199,7 +199,7 @@ def cmd_bench(args) -> int:
         return 0
     if args.what == "club":
         from companion.club.bench import bench_club
-        _json(bench_club(tables=args.tables, seconds=args.seconds if args.seconds != 2.0 else 90.0,
+        _json(bench_club(tables=args.tables, seconds=args.seconds if args.seconds != 2.0 else 120.0,
                          speedup=args.speedup))
         return 0
     if args.what == "ui":
@@ -359,8 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
     b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "club"])
     b.add_argument("--tables", type=_positive_int, default=32, help="tables playing at once (bench club)")
-    b.add_argument("--speedup", type=float, default=20.0,
-                   help="modelled club time per real second (bench club; default 20; --seconds defaults to 90)")
+    b.add_argument("--speedup", type=float, default=10.0,
+                   help="modelled club time per real second (bench club; default 10; --seconds defaults to 120)")
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")

@@ -14,7 +14,6 @@ changes a minute and 32 tables ~8 a second.  ``--speedup`` compresses it.
 """
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import random
@@ -75,36 +74,48 @@ class _Table(threading.Thread):
         self.store.close()
 
 
-class _Spectator(threading.Thread):
-    """Follows /events as a page does; notes how long each table's change took to arrive."""
+SPECTATOR = r"""
+import http.client, json, sys, time
+port, out = int(sys.argv[1]), open(sys.argv[2], "a", buffering=1)
+while True:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/events")
+        response = conn.getresponse()
+        while True:
+            line = response.fp.readline()
+            if not line:
+                break
+            if line.startswith(b"data: "):
+                update = json.loads(line[6:])
+                live = update.get("live")
+                if live and "t_ms" in live:
+                    out.write(json.dumps([update["table"], live["game"], live["n"], live["t_ms"],
+                                          time.time_ns() // 1_000_000]) + "\n")
+    except (OSError, http.client.HTTPException, ValueError):
+        time.sleep(0.2)
+"""
 
-    def __init__(self, port: int):
-        super().__init__(name="bench-spectator", daemon=True)
-        self.port = port
-        self.latencies: list[tuple[int, int]] = []            # (the change's t_ms, ms until the page had it)
-        self._seen: set = set()
-        self.closed = False
 
-    def run(self) -> None:
-        while not self.closed:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                conn.request("GET", "/events")
-                response = conn.getresponse()
-                while not self.closed:
-                    line = response.fp.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"data: "):
-                        update = json.loads(line[6:])
-                        live = update.get("live")
-                        if live and "t_ms" in live:
-                            change = (update["table"], live["game"], live["n"])
-                            if change not in self._seen:          # not a retained state sent again
-                                self._seen.add(change)
-                                self.latencies.append((live["t_ms"], now_ms() - live["t_ms"]))
-            except (OSError, http.client.HTTPException, ValueError):
-                time.sleep(0.2)
+class _Spectator:
+    """A page's view of the club, in its own process (as a browser is): /events, each change noted once
+    with the time it arrived."""
+
+    def __init__(self, port: int, path: Path):
+        self.path = path
+        self.proc = subprocess.Popen([sys.executable, "-c", SPECTATOR, str(port), str(path)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def close(self) -> list[tuple[int, int]]:
+        self.proc.kill()
+        self.proc.wait()
+        seen, latencies = set(), []
+        for line in self.path.read_text().splitlines():
+            table, game, n, t_ms, arrived = json.loads(line)
+            if (table, game, n) not in seen:          # not a retained state sent again
+                seen.add((table, game, n))
+                latencies.append((t_ms, arrived - t_ms))
+        return latencies
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -137,7 +148,7 @@ class _HubProcess:
                 self.proc.wait()
 
 
-def bench_club(tables: int = 32, seconds: float = 90.0, speedup: float = 20.0, seed: int = 1) -> dict:
+def bench_club(tables: int = 32, seconds: float = 120.0, speedup: float = 10.0, seed: int = 1) -> dict:
     """Play ``seconds`` of real time (``seconds × speedup`` of modelled club time), with outages; see module doc."""
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="bench-club-"))
@@ -148,8 +159,8 @@ def bench_club(tables: int = 32, seconds: float = 90.0, speedup: float = 20.0, s
     hub = _HubProcess(work / "hub.toml")
     hub.start()
     _wait_port(http_port)
-    spectator = _Spectator(http_port)
-    spectator.start()
+    spectator = _Spectator(http_port, work / "spectator.jsonl")
+    load_before = os.getloadavg()
     stop = threading.Event()
     players = [_Table(name, work / name, broker.club(name), speedup, rng.randrange(1 << 30), stop) for name in names]
     outages: list[dict] = []                           # {"what", "tables" (None: all), "from_ms", "to_ms"}
@@ -198,15 +209,19 @@ def bench_club(tables: int = 32, seconds: float = 90.0, speedup: float = 20.0, s
         time.sleep(0.2)
     catch_up_s = round((now_ms() - played_until) / 1000, 1)
     time.sleep(1.0)
-    spectator.closed = True
+    latencies = spectator.close()
+    load_after = os.getloadavg()
     pending = sum(p.publisher.pending() for p in players)
     hub.stop()
     broker_cpu += _cpu_seconds(broker.proc.pid)
     for p in players:
         p.close()
     broker.stop()
-    return _report(players, work / "hub" / "hub.sqlite3", outages, spectator, hub.cpu, broker_cpu, tables,
-                   seconds, speedup, pending, catch_up_s)
+    report = _report(players, work / "hub" / "hub.sqlite3", outages, latencies, hub.cpu, broker_cpu, tables,
+                     seconds, speedup, pending, catch_up_s)
+    report["machine"] = {"cpus": os.cpu_count(), "load_average_before": load_before, "load_average_after": load_after,
+                         "note": "tables, hub, broker and spectator share these CPUs (and any other work on them)"}
+    return report
 
 
 def _wait_port(port: int, timeout: float = 20) -> None:
@@ -226,7 +241,7 @@ def _disturbed(t_ms: int, table: str, outages: list[dict]) -> bool:
                for o in outages)
 
 
-def _report(players, hub_db: Path, outages, spectator, hub_cpu, broker_cpu, tables, seconds, speedup,
+def _report(players, hub_db: Path, outages, latencies, hub_cpu, broker_cpu, tables, seconds, speedup,
             pending, catch_up_s) -> dict:
     from companion.session import connect
     db = connect(hub_db, readonly=True)
@@ -246,8 +261,8 @@ def _report(players, hub_db: Path, outages, spectator, hub_cpu, broker_cpu, tabl
                 if not _disturbed(t_ms, p.table, outages):
                     to_hub_steady.append(received - t_ms)
     db.close()
-    page_all = sorted(lat for _, lat in spectator.latencies)
-    page_steady = sorted(lat for t, lat in spectator.latencies
+    page_all = sorted(lat for _, lat in latencies)
+    page_steady = sorted(lat for t, lat in latencies
                          if not any(o["from_ms"] <= t <= o["to_ms"] + GRACE_MS for o in outages))
     to_hub_all.sort()
     to_hub_steady.sort()

@@ -143,6 +143,7 @@ class Publisher:
         self._acks: queue.SimpleQueue = queue.SimpleQueue()
         self._connected = threading.Event()
         self._reconnected = True
+        self._take_acks_progress = False
         self._cut = False
         self._closed = False
         self._recent: collections.deque = collections.deque(maxlen=RECENT_EVENTS)
@@ -235,15 +236,21 @@ class Publisher:
     def _run(self) -> None:
         cursor = 0                   # the last row id sent on this connection
         last_progress = time.monotonic()
+        wait = self.resend_after     # doubles while the hub acknowledges nothing, back to the start when it does
         while not self._closed:
             self.wake.wait(0.5)
             self.wake.clear()
             try:
                 if self._take_acks():
                     last_progress = time.monotonic()
+                    self._take_acks_progress = True
                 if not self._connected.is_set() or self._cut:
                     continue
-                if self._reconnected or time.monotonic() - last_progress > self.resend_after:
+                if self._take_acks_progress:
+                    wait, self._take_acks_progress = self.resend_after, False
+                if self._reconnected or (cursor and time.monotonic() - last_progress > wait):
+                    if not self._reconnected:        # the hub is slow or lost some: back off, never flood it
+                        wait = min(wait * 2, 120.0)
                     self._reconnected, cursor, last_progress = False, 0, time.monotonic()   # from the oldest again
                 self._publish_live()
                 cursor = self._send(cursor)
