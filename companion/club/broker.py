@@ -128,15 +128,16 @@ def free_port() -> int:
 class RunningBroker:
     """A real ``mosquitto`` on a loopback port with a generated configuration (tests, bench)."""
 
-    def __init__(self, directory: Path, tables: list[str], port: int | None = None):
+    def __init__(self, directory: Path, tables: list[str], port: int | None = None, tls: Tls | None = None):
         self.directory = Path(directory)
-        self.port = port or free_port()
-        self.passwords = write_broker_files(self.directory, tables, self.port,
-                                            user=getpass.getuser())
+        self.tls = tls
+        self.port = tls.port if tls else (port or free_port())
+        self.passwords = write_broker_files(self.directory, tables, 0 if tls else self.port,
+                                            tls=tls, user=getpass.getuser())
         self.proc: subprocess.Popen | None = None
 
     def broker(self, user: str) -> Broker:
-        return Broker("127.0.0.1", self.port, user, self.passwords[user])
+        return Broker("127.0.0.1", self.port, user, self.passwords[user], self.tls.cafile if self.tls else None)
 
     def club(self, table: str) -> ClubConfig:
         return ClubConfig(table, self.broker(table))

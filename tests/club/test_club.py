@@ -287,3 +287,52 @@ def test_club_settings_are_private_and_refuse_bad_names(tmp_path):
     with pytest.raises(ClubError, match="cannot be used"):
         ClubConfig.load(tmp_path / "bad.toml")
     assert re.match(r"club/t1/log$", topic("t1", "log"))
+
+
+# ---- TLS with a club certificate ----------------------------------------------------------------------
+def test_tables_reach_the_hub_over_tls_with_the_club_certificate(tmp_path):
+    """docs/club.md's steps: a club CA, the broker's certificate signed by it, tables trusting the CA."""
+    import shutil
+    import subprocess
+    from companion.club.broker import RunningBroker, Tls, free_port, mosquitto_path
+    from companion.club.config import HubConfig
+    from companion.club.hub import Hub
+    from tests.club.conftest import missing
+    if mosquitto_path() is None or shutil.which("openssl") is None:
+        missing("mosquitto and openssl")
+
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-days", "2",
+            "-keyout", "club-ca.key", "-out", "club-ca.crt", "-subj", "/CN=Test club CA")
+    openssl("req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+            "-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=localhost")
+    (tmp_path / "san.txt").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "club-ca.crt", "-CAkey", "club-ca.key", "-CAcreateserial",
+            "-days", "2", "-out", "broker.crt", "-extfile", "san.txt")
+    tls = Tls(tmp_path / "club-ca.crt", tmp_path / "broker.crt", tmp_path / "broker.key", port=free_port())
+    with RunningBroker(tmp_path / "broker", ["t1"], tls=tls) as broker:
+        assert "tls_version tlsv1.2" in (tmp_path / "broker" / "mosquitto.conf").read_text()
+        hub = Hub(HubConfig(broker.broker("hub"), tmp_path / "hub.sqlite3")).start()
+        try:
+            assert hub.connected.wait(10)
+            with Store(tmp_path / "companion.sqlite3") as store, Publisher(store, broker.club("t1")) as publisher:
+                session = Session.start(store, "sams", seed=2)
+                play(session, random.Random(2), 12)
+                wait_until(lambda: publisher.pending() == 0)
+            assert [m["n"] for m in hub.store.messages("t1", session.id)] == list(range(1, 13))
+        finally:
+            hub.close()
+        plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)   # no TLS: no MQTT
+        plain.username_pw_set("t1", broker.passwords["t1"])
+        accepted = []
+        plain.on_connect = lambda c, u, f, rc, p: accepted.append(not rc.is_failure)
+        try:
+            plain.connect("127.0.0.1", broker.port)
+            for _ in range(20):
+                if plain.loop(0.1) != 0:
+                    break
+        except OSError:
+            pass
+        assert True not in accepted

@@ -24,7 +24,7 @@
     return (live.labels && live.labels[card]) || String(card);
   }
   function zoneOwner(id) { var m = /^([01])\./.exec(id); return m ? Number(m[1]) : null; }
-  function zoneName(id) { return id.replace(/^[01]\./, "").replace(/[_-]/g, " "); }
+  function zoneName(id) { return id.replace(/^[01]\./, "").replace(/[_-]/g, " ").replace(/([a-z])(\d)/g, "$1 $2"); }
 
   function counters(live, seat) {
     var box = el("dl", "counters");
