@@ -249,7 +249,8 @@ def setup(tables: list[str], *, root: Path = Path("/"), broker_host: str, port: 
     if real:
         _run(["apt-get", "install", "-y", "-q", "mosquitto", "mosquitto-clients"])
     # Debian's own mosquitto.conf already keeps persistence in /var/lib/mosquitto and runs as mosquitto.
-    passwords = write_broker_files(club_dir, names, port, bind, tls, persistence=not real)
+    passwords = write_broker_files(club_dir, names, port, bind, tls, persistence=not real,
+                                   user=None if real else getpass.getuser())    # --dir: runs as whoever set it up
     if real:
         _run(["chown", "mosquitto:", str(club_dir / "passwords")])
     conf_dir.mkdir(parents=True, exist_ok=True)
