@@ -141,7 +141,8 @@ class HubStore:
     def store_batch(self, items: list[tuple[str, str, dict | str, int]]) -> tuple[dict, list]:
         """Store a batch of (table, leaf, payload, received_ms) in one transaction.
 
-        Returns ({(table, game): acked n} for every game a log message touched, [(table, live) changed]).
+        Returns ({(table, game): (acked n, whether a later n is stored past a gap)} for every game a
+        log message touched, [(table, live) changed]).
         """
         touched: dict = {}
         lives = []
@@ -171,15 +172,16 @@ class HubStore:
                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(table_name, game_id) DO NOTHING",
                    (table, m["game"], m["name"], m["title"], m["status"], dumps(players), m["t_ms"]))
 
-    def _advance(self, db, table: str, game: int) -> int:
+    def _advance(self, db, table: str, game: int) -> tuple[int, bool]:
         """Move the game's acknowledged ``n`` over every message now stored without a gap; the game's
         status and record follow the newest of those."""
         (acked,) = db.execute("SELECT acked FROM hub_games WHERE table_name = ? AND game_id = ?",
                               (table, game)).fetchone()
-        newest = None
+        newest, gap = None, False
         for n, body in db.execute("SELECT n, body FROM hub_messages WHERE table_name = ? AND game_id = ? AND n > ? "
                                   "ORDER BY n", (table, game, acked)).fetchall():
             if n != acked + 1:
+                gap = True
                 break
             acked, newest = n, body
         if newest is not None:
@@ -190,7 +192,7 @@ class HubStore:
                        (acked, m["status"], dumps(m.get("result")) if over else None,
                         dumps(m["record"]) if over and m.get("record") else None, m["t_ms"] if over else None,
                         table, game))
-        return acked
+        return acked, gap
 
 
 def parse_message(topic_name: str, payload: bytes):
@@ -292,8 +294,10 @@ class Hub:
                 log.error("club hub could not store %d messages: %s", len(items), exc)
                 continue                   # not acknowledged: the tables send them again
             self.stats["stored_batches"] += 1
-            for (table, game), n in acks.items():
-                self.client.publish(topic(table, "ack"), dumps({"game": game, "n": n}), qos=1)
+            for (table, game), (n, gap) in acks.items():
+                # "gap": something after n is here but n + 1 is not (lost with a hub or broker that died):
+                # the table sends again at once instead of waiting out its resend timer.
+                self.client.publish(topic(table, "ack"), dumps({"game": game, "n": n, "gap": gap}), qos=1)
             for table, live in lives:
                 for listener in list(self.listeners):
                     listener(table, live)

@@ -144,6 +144,7 @@ class Publisher:
         self._connected = threading.Event()
         self._reconnected = True
         self._take_acks_progress = False
+        self._gap_resent = 0.0
         self._cut = False
         self._closed = False
         self._recent: collections.deque = collections.deque(maxlen=RECENT_EVENTS)
@@ -229,6 +230,9 @@ class Publisher:
             game, n = int(ack["game"]), int(ack["n"])
         except (ValueError, KeyError, TypeError):
             return
+        if ack.get("gap") is True and time.monotonic() - self._gap_resent > 1.0:
+            self._gap_resent = time.monotonic()       # the hub misses one: send again from the oldest, now
+            self._reconnected = True
         self._acks.put((game, n))
         self.wake.set()
 

@@ -118,10 +118,10 @@ def test_the_hub_stores_duplicates_once_and_waits_for_a_gap(tmp_path):
     for n in order:
         acks, _ = hub.store_batch([(*message(n), 0)])
         acked.append(acks[("t5", 7)])
-    assert acked == [1, 1, 3, 3, 3, 3, 3]
+    assert acked == [(1, False), (1, True), (3, False), (3, False), (3, True), (3, True), (3, True)]
     assert [m["n"] for m in hub.messages("t5", 7)] == [1, 2, 3, 5]
     acks, _ = hub.store_batch([(*message(4), 0)])
-    assert acks[("t5", 7)] == 5
+    assert acks[("t5", 7)] == (5, False)
 
 
 def test_the_hub_refuses_a_body_that_names_another_table():
