@@ -68,6 +68,7 @@ def broker_conf(directory: Path, port: int, bind: str, tls: Tls | None = None, u
              f"acl_file {directory / 'acl'}",
              "max_queued_messages 100000",        # a table offline for hours queues its acknowledgements
              "max_inflight_messages 100",
+             "max_packet_size 2000000",             # a finished game's record is ~100 kB; the hub takes up to 1 MB
              "persistent_client_expiration 7d"]
     if persistence:
         lines += ["persistence true", f"persistence_location {directory}/", "autosave_interval 30"]

@@ -230,7 +230,8 @@ class Hub:
         from companion.club.outbox import mqtt_client
         self.config = config
         self.store = store or HubStore(config.database)
-        self.listeners: list = []               # f(table, live | None), on the writer thread, after the commit
+        self.listeners: list = []               # f(table, live | None) on the writer thread: a new screen, or
+                                                # (None) the table went online/offline, read back after the commit
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
         self.connected = threading.Event()
@@ -288,6 +289,12 @@ class Hub:
                     continue
                 items.append((*parsed, received))
             self.stats["received"] += len(batch)
+            # A table's screen goes to the pages at once: it is what the table shows, not something the
+            # hub acknowledges, so it need not wait for the commit (the log below does).
+            for table, leaf, payload, _ in items:
+                if leaf == "live":
+                    for listener in list(self.listeners):
+                        listener(table, payload)
             try:
                 acks, lives = self.store.store_batch(items)
             except (sqlite3.Error, KeyError, TypeError) as exc:
@@ -299,8 +306,9 @@ class Hub:
                 # the table sends again at once instead of waiting out its resend timer.
                 self.client.publish(topic(table, "ack"), dumps({"game": game, "n": n, "gap": gap}), qos=1)
             for table, live in lives:
-                for listener in list(self.listeners):
-                    listener(table, live)
+                if live is None:                     # online / offline: from the stored row
+                    for listener in list(self.listeners):
+                        listener(table, None)
             if self._closed:
                 return
 
@@ -313,6 +321,12 @@ def run_hub(config: HubConfig, serve_forever: bool = True):
     if not serve_forever:
         return hub, server
     server.start()
+
+    def stop(signum, frame):                      # systemd's SIGTERM: close the pages and the broker session
+        raise KeyboardInterrupt
+
+    import signal
+    signal.signal(signal.SIGTERM, stop)
     try:
         while True:
             time.sleep(3600)

@@ -93,7 +93,12 @@ class Outbox:
         if over:        # the game is over: its record (every card, as `companion export` writes it) may go
             body["result"] = session.rules.result(state)
             body["record"] = _record_in(db, session, state)
-        db.execute("INSERT INTO outbox(game_id, n, body) VALUES (?, ?, ?)", (session.id, n, dumps(body)))
+        text = dumps(body)
+        if len(text.encode()) > MAX_MESSAGE_BYTES and "record" in body:
+            # More than the hub takes: the result goes, the record stays on the table (`companion export`).
+            body["record"], body["record_omitted"] = None, True
+            text = dumps(body)
+        db.execute("INSERT INTO outbox(game_id, n, body) VALUES (?, ?, ?)", (session.id, n, text))
         self.wake.set()
 
 
