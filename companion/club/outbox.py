@@ -26,7 +26,7 @@ import time
 
 from companion.club.config import MAX_MESSAGE_BYTES, ClubConfig, topic
 from companion.engine import redact_event
-from companion.session import Store, describe_action, dumps, now_ms
+from companion.session import Store, dumps, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +41,23 @@ def public_change(session, kind: str, state, events: list) -> dict:
     for event in events:
         event = redact_event(event, None)
         if event.get("type") == "undone":
-            # "Undone: play … card=…" would name a card that may have lain face down.
-            action = {k: v for k, v in event.get("action", {}).items() if k != "card"}
-            event = {"type": "undone", "text": f"Undone: {describe_action(action)}"}
+            # As the table's screen says it (ui.controller.undo): the undone action's own events, redacted —
+            # the session's "Undone: play … card=…" would name a card that may have lain face down.
+            event = {"type": "undone", "text": f"Undone: {_public_line(session.rules, state, event.get('action'))}"}
         shown.append(event)
     view = session.rules.view(state, None)
     return {"name": session.rules.name, "title": session.rules.title, "view": view, "events": shown,
             "labels": _labels(session.rules.name, view)}
+
+
+def _public_line(rules, before, action) -> str:
+    """What the shared screen says about ``action`` played on ``before``."""
+    try:
+        _, events = rules.apply(before, action)
+    except Exception:                      # an engine that refuses it again: say no more than this
+        return "the last action"
+    texts = [redact_event(e, None).get("text", "") for e in events]
+    return " · ".join(t for t in texts if t) or str(action.get("type", "?")).replace("_", " ")
 
 
 _catalogues: dict = {}

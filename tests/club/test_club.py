@@ -336,3 +336,24 @@ def test_tables_reach_the_hub_over_tls_with_the_club_certificate(tmp_path):
         except OSError:
             pass
         assert True not in accepted
+
+
+def test_an_undo_is_told_as_the_shared_screen_tells_it(tmp_path):
+    """An undone face-down play: the club hears "Undone: North buffs lane 1 (face down)", never the card."""
+    from companion.club.outbox import Outbox
+    with Store(tmp_path / "companion.sqlite3") as store:
+        Outbox("t1").attach(store)
+        session = Session.start(store, "sams", seed=21)
+        rng = random.Random(21)
+        while True:
+            session.act(session.rules.random_action(session.state, rng))
+            hidden = hidden_cards(session)
+            if hidden:
+                break
+        session.undo()
+        with store.read() as db:
+            body = json.loads(db.execute("SELECT body FROM outbox ORDER BY id DESC LIMIT 1").fetchone()[0])
+        assert body["kind"] == "undo" and body["events"][0]["text"].startswith("Undone: ")
+        assert "(face down)" in body["events"][0]["text"]
+        for card in faces(hidden):
+            assert card not in json.dumps(body, ensure_ascii=False)
