@@ -288,7 +288,7 @@ class Store:
                              path, True)
         try:
             db = connect(path, readonly=True)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:    # a damaged schema's message may not be UTF-8
             raise _readable_fault(path, exc) from None
         try:
             check = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
@@ -297,7 +297,7 @@ class Store:
                 raise StoreError(f"{path} is damaged (SQLite's quick check: {found}); {aside}", path, True)
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             version = db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise StoreError(f"{path} is damaged ({exc}); {aside}", path, True) from None
         finally:
             db.close()
