@@ -357,3 +357,17 @@ def test_an_undo_is_told_as_the_shared_screen_tells_it(tmp_path):
         assert "(face down)" in body["events"][0]["text"]
         for card in faces(hidden):
             assert card not in json.dumps(body, ensure_ascii=False)
+
+
+def test_a_table_that_vanishes_is_shown_offline_by_its_last_will_and_online_when_back(broker, hub, tmp_path):
+    with Store(tmp_path / "companion.sqlite3") as store, Publisher(store, broker.club("t5")) as publisher:
+        session = Session.start(store, "sams", seed=3)
+        play(session, random.Random(3), 2)
+        wait_until(lambda: (hub.store.table("t5") or {}).get("online") and publisher.pending() == 0)
+        assert hub.store.table("t5")["live"]["view"]["phase_label"] == session.view(None)["phase_label"]
+        publisher.cut()                                  # the Wi-Fi goes: no goodbye, the broker sends the will
+        wait_until(lambda: hub.store.table("t5")["online"] is False)
+        play(session, random.Random(4), 3)               # the table plays on meanwhile
+        publisher.restore()
+        wait_until(lambda: hub.store.table("t5")["online"] and publisher.pending() == 0)
+        assert hub.store.table("t5")["live"]["view"]["phase_label"] == session.view(None)["phase_label"]
