@@ -69,3 +69,20 @@ def test_set_up_a_hub_and_join_a_table_in_two_commands(tmp_path, monkeypatch, ca
         broker.terminate()
         broker.wait()
     assert main(["club", "leave"]) == 0 and joined_club() is None
+
+
+def test_companion_run_starts_a_publisher_only_for_a_table_in_a_club(broker, tmp_path, monkeypatch):
+    """What `companion run` calls: nothing without club.toml; with it, the outbox is on and sends."""
+    from companion.club.commands import start_publisher
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    with Store(tmp_path / "alone" / "companion.sqlite3") as store:
+        assert start_publisher(store) is None and store.on_change is None
+    broker.club("t6").save(tmp_path / "config" / "tabletop-companion" / "club.toml")
+    with Store(tmp_path / "member" / "companion.sqlite3") as store:
+        publisher = start_publisher(store)
+        try:
+            assert publisher is not None and store.on_change is publisher.outbox
+            wait_until(lambda: publisher.connected)
+        finally:
+            publisher.close()
+        assert store.on_change is None
