@@ -23,7 +23,6 @@ password, hashed by ``mosquitto_passwd`` (PBKDF2-SHA512 in Mosquitto 2).
 from __future__ import annotations
 
 import getpass
-import os
 import secrets
 import shutil
 import signal
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.club.config import HUB_USER, PREFIX, Broker, ClubConfig, ClubError, HubConfig, check_name, \
-    hash_password, toml_lines, write_private
+    hash_password, write_private
 
 ACL = f"""# Written by `companion hub setup`: each table may write only under its own name.
 pattern write {PREFIX}/%u/log
@@ -288,4 +287,4 @@ def _run(cmd: list[str]) -> None:
         raise ClubError(f"{' '.join(cmd)} failed: {(done.stderr or done.stdout).strip()[:300]}")
 
 
-__all__ = ["ACL", "RunningBroker", "Tls", "broker_conf", "free_port", "setup", "toml_lines", "write_broker_files"]
+__all__ = ["ACL", "RunningBroker", "Tls", "broker_conf", "free_port", "mosquitto_path", "setup", "write_broker_files"]

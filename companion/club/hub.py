@@ -23,7 +23,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from companion.club.config import HUB_USER, MAX_MESSAGE_BYTES, PREFIX, HubConfig, table_of, topic
+from companion.club.config import MAX_MESSAGE_BYTES, PREFIX, HubConfig, table_of, topic
 from companion.session import connect, dumps, now_ms, run_script
 
 log = logging.getLogger(__name__)
@@ -338,4 +338,4 @@ def run_hub(config: HubConfig, serve_forever: bool = True):
     return None
 
 
-__all__ = ["HUB_USER", "Hub", "HubStore", "parse_message", "run_hub"]
+__all__ = ["Hub", "HubStore", "parse_message", "run_hub"]

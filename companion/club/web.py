@@ -21,7 +21,6 @@ own routes the same way.
 from __future__ import annotations
 
 import base64
-import json
 import queue
 import re
 import threading

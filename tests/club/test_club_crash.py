@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -10,7 +9,6 @@ import sys
 import time
 
 from companion.session import Session, Store
-from tests.club.conftest import wait_until
 from tests.club.test_club import listening_sockets
 
 CHILD = r"""
