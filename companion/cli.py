@@ -191,6 +191,11 @@ def cmd_bench(args) -> int:
         from companion.filebench import bench_files
         _json(bench_files())
         return 0
+    if args.what == "club":
+        from companion.club.bench import bench_club
+        _json(bench_club(tables=args.tables, seconds=args.seconds if args.seconds != 2.0 else 120.0,
+                         speedup=args.speedup))
+        return 0
     return _wired(args)
 
 
@@ -261,7 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files", "club"])
+    b.add_argument("--tables", type=_positive_int, default=32, help="tables playing at once (bench club)")
+    b.add_argument("--speedup", type=float, default=10.0,
+                   help="modelled club time per real second (bench club; default 10; --seconds defaults to 120)")
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
@@ -279,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
     d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
     d.set_defaults(func=_wired)
+
+    from companion.club.commands import add_commands
+    add_commands(sub)                                  # hub, hub setup, club join/leave/status
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p

@@ -4,16 +4,18 @@ The format is documented in docs/record-format.md.  In short::
 
     {
       "format": "tabletop-companion-record",
-      "version": 1,
+      "version": 2,
       "game": "sams",
       "options": {...},          # every setup option, defaults filled in
       "seed": 1234,
       "actions": [{...}, ...],   # in order, exactly as the session logged them
+      "at": ["2026-11-27T20:15:03.120Z", ...],   # when each was played (v2; null: unknown)
       "summary": {...}           # informative: what the exporter saw at the end
     }
 
 Replaying ignores ``summary``; it rebuilds everything from options, seed and
-actions, so a record is checked, never trusted.
+actions, so a record is checked, never trusted.  A record of an older version
+is brought up to this one step by step (:data:`UPGRADES`) before it is checked.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from companion import games, validate
 from companion.engine import EngineError, IllegalAction, Rules, State
 
 FORMAT = "tabletop-companion-record"
-VERSION = 1
+VERSION = 2                     # 1: no times; 2: "at", when each action was played
 
 
 class RecordError(ValueError):
@@ -57,7 +59,12 @@ def unfinished_sentence(which: str, flag: str | None = "--include-hidden") -> st
             + (f", or ask for the hidden cards with {flag}" if flag else ""))
 
 
-def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], final_state: State) -> dict:
+def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], final_state: State,
+                times_ms: list[int | None] | None = None) -> dict:
+    """``times_ms``: when each action was played (Unix ms, None where unknown); None: all unknown."""
+    times = list(times_ms) if times_ms is not None else [None] * len(actions)
+    if len(times) != len(actions):
+        raise ValueError(f"{len(times)} times for {len(actions)} actions")
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -66,8 +73,37 @@ def make_record(rules: Rules, options: dict, seed: int, actions: list[dict], fin
         "seed": seed,
         "exported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "actions": list(actions),
+        "at": [iso_ms(t) for t in times],
         "summary": rules.summary(final_state),
     }
+
+
+def iso_ms(t_ms: int | None) -> str | None:
+    """Unix milliseconds as ``2026-11-27T20:15:03.120Z`` (None stays None: time unknown)."""
+    if t_ms is None:
+        return None
+    return datetime.fromtimestamp(t_ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _upgrade_1_to_2(record: dict) -> dict:
+    actions = record.get("actions")
+    return {**record, "version": 2, "at": [None] * (len(actions) if isinstance(actions, list) else 0)}
+
+
+#: From version n to n + 1: a record of any older version is read by upgrading it step by step.
+UPGRADES = {1: _upgrade_1_to_2}
+
+
+def upgrade(record):
+    """``record`` at :data:`VERSION` (a new dict; the argument is untouched); other values pass through
+    unchanged, for :func:`replay` to refuse with its sentence."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        return record
+    version = record.get("version")
+    while isinstance(version, int) and not isinstance(version, bool) and version in UPGRADES:
+        record = UPGRADES[version](record)
+        version = record["version"]
+    return record
 
 
 MAX_BYTES = 20_000_000          # a long game is ~100 bytes an action; this is 200,000 of them
@@ -88,7 +124,7 @@ SCHEMA = {
     "required": ["format", "version", "game", "seed", "actions"],
     "properties": {
         "format": {"const": FORMAT},
-        "version": {"const": VERSION},
+        "version": {"enum": [1, VERSION]},
         "game": {"type": "string", "maxLength": 40},
         "options": {"type": "object", "maxProperties": 64},
         "seed": {"type": "integer", "minimum": SEED_RANGE[0], "maximum": SEED_RANGE[1]},
@@ -96,6 +132,9 @@ SCHEMA = {
         "actions": {"type": "array", "maxItems": MAX_ACTIONS, "items": {
             "type": "object", "required": ["type"], "maxProperties": 32,
             "properties": {"type": {"type": "string", "minLength": 1, "maxLength": 64}}}},
+        "at": {"type": "array", "maxItems": MAX_ACTIONS, "items": {
+            "anyOf": [{"type": "null"}, {"type": "string", "maxLength": 40,
+                                         "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$"}]}},
         "summary": {},
     },
 }
@@ -145,11 +184,12 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
     """
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
+    record = upgrade(record)
     if record.get("format") != FORMAT:
         raise RecordError(f"'format' is {_brief(record.get('format'))}, expected {FORMAT!r}")
     if record.get("version") != VERSION:
         raise RecordError(f"record version {_brief(record.get('version'))} is not supported "
-                          f"(this companion reads {VERSION})")
+                          f"(this companion reads versions 1 to {VERSION})")
     try:
         validate.check(record, SCHEMA, "the record")
     except validate.InputError as exc:
@@ -178,6 +218,8 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
             raise RecordError(f"action {n} ({_brief(action)}): malformed: {exc!r}") from None
         if on_step is not None:
             on_step(n, action, state, events)
+    if "at" in record and len(record["at"]) != len(actions):      # the actions said what was wrong first
+        raise RecordError(f"'at' has {len(record['at'])} times for {len(actions)} actions; it needs one each")
     return rules, state
 
 

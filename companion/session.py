@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS actions (
     seq      INTEGER NOT NULL,
     action   TEXT NOT NULL,
     at       TEXT NOT NULL DEFAULT (datetime('now')),
+    t_ms     INTEGER,                             -- when it was played, Unix ms (NULL before version 3)
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS redo (
@@ -55,11 +56,27 @@ CREATE TABLE IF NOT EXISTS redo (
     PRIMARY KEY (game_id, seq)
 );
 """
+OUTBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,   -- the order the club's hub must receive them in
+    game_id  INTEGER NOT NULL,
+    n        INTEGER NOT NULL,                    -- per game, from 1: what the hub acknowledges
+    body     TEXT NOT NULL,
+    UNIQUE (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS outbox_count (
+    game_id  INTEGER PRIMARY KEY,
+    n        INTEGER NOT NULL                     -- the last n given: rows go once acknowledged, n never repeats
+);
+"""
+# ``outbox`` stays empty unless a club is configured (companion.club.outbox fills it, in the same
+# transaction as the change it reports, and its publisher empties it as the hub acknowledges).
 
 #: ``PRAGMA application_id`` of a companion database ("TCmp"): a file with another id is not ours.
 APPLICATION_ID = 0x54436D70
-#: ``PRAGMA user_version``: 1 = the first files (no application id, no relabels), 2 = now.
-SCHEMA_VERSION = 2
+#: ``PRAGMA user_version``: 1 = the first files (no application id, no relabels), 2 = relabels,
+#: 3 = now (each action's time in ms, the club outbox).
+SCHEMA_VERSION = 3
 V1_TABLES = {"games", "actions", "redo", "tags"}
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -75,7 +92,14 @@ def _migrate_1_to_2(db: sqlite3.Connection) -> None:
     run_script(db, RELABEL_SCHEMA)                # relabels: card ids tags claim, awaiting the players
 
 
-MIGRATIONS = {1: _migrate_1_to_2}                # from version n to n + 1, each in one transaction
+def _migrate_2_to_3(db: sqlite3.Connection) -> None:
+    columns = {row[1] for row in db.execute("PRAGMA table_info(actions)")}
+    if "t_ms" not in columns:                   # (a first-version file made empty gets it from SCHEMA)
+        db.execute("ALTER TABLE actions ADD COLUMN t_ms INTEGER")     # old actions keep NULL: time unknown
+    run_script(db, OUTBOX_SCHEMA)
+
+
+MIGRATIONS = {1: _migrate_1_to_2, 2: _migrate_2_to_3}                # from version n to n + 1, each in one transaction
 
 
 def connect(path: str | Path, readonly: bool = False) -> sqlite3.Connection:
@@ -95,6 +119,11 @@ def connect(path: str | Path, readonly: bool = False) -> sqlite3.Connection:
     db.execute("PRAGMA busy_timeout=5000")
     # A plain `with db:` would not begin a transaction in autocommit mode; Store.tx does.
     return db
+
+
+def now_ms() -> int:
+    """Wall-clock time in Unix milliseconds: when an action was played (record format v2)."""
+    return time.time_ns() // 1_000_000
 
 
 def dumps(data) -> str:
@@ -176,6 +205,10 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self.lock = threading.RLock()       # held by whoever talks to the database
+        #: ``on_change(db, session, kind, events)``, called inside the transaction of every change a
+        #: session logs (``kind``: act, undo, redo): the club's outbox (companion.club.outbox) when
+        #: the table has joined a club; None, and nothing happens, when it has not.
+        self.on_change: Callable | None = None
         self._dir_lock: paths.DataDirLock | None = None
         self.db: sqlite3.Connection | None = None
         if (linked := paths.link_problem(self.path)) is not None:
@@ -227,7 +260,7 @@ class Store:
             db = connect(tmp)
             try:
                 with _Transaction(db):
-                    run_script(db, SCHEMA + TAGS_SCHEMA + RELABEL_SCHEMA)
+                    run_script(db, SCHEMA + TAGS_SCHEMA + RELABEL_SCHEMA + OUTBOX_SCHEMA)
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             finally:
@@ -258,7 +291,7 @@ class Store:
                              path, True)
         try:
             db = connect(path, readonly=True)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:    # a damaged schema's message may not be UTF-8
             raise _readable_fault(path, exc) from None
         try:
             check = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
@@ -267,7 +300,7 @@ class Store:
                 raise StoreError(f"{path} is damaged (SQLite's quick check: {found}); {aside}", path, True)
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             version = db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise StoreError(f"{path} is damaged ({exc}); {aside}", path, True) from None
         finally:
             db.close()
@@ -384,6 +417,11 @@ class Store:
                 [json.loads(a) for a in redo]
         except (ValueError, RecursionError) as exc:
             raise RecordError(f"game #{game_id}: its stored log is not valid JSON ({exc})") from None
+
+    def action_times(self, game_id: int) -> list[int | None]:
+        """When each logged action of ``game_id`` was played (Unix ms; None if logged before version 3)."""
+        with self.read() as db:
+            return [t for (t,) in db.execute("SELECT t_ms FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
 
     def games(self, status: str | None = None) -> list[GameInfo]:
         """Past and unfinished games, newest first."""
@@ -582,13 +620,20 @@ class Session:
         over = self.rules.is_over(state)
         seq = len(self._actions) + 1
         with self.store.tx() as db:
-            db.execute("INSERT INTO actions(game_id, seq, action) VALUES (?, ?, ?)", (self.id, seq, dumps(action)))
+            db.execute("INSERT INTO actions(game_id, seq, action, t_ms) VALUES (?, ?, ?, ?)",
+                       (self.id, seq, dumps(action), now_ms()))
             db.execute("DELETE FROM redo WHERE game_id = ?", (self.id,))
             self._mark(db, state, over)
+            self._tell(db, "act", state, events)
         self._states.append(state)
         self._actions.append(action)
         self._redo.clear()
         return events
+
+    def _tell(self, db, kind: str, state: State, events: list[Event]) -> None:
+        """Report a logged change to ``store.on_change`` (the club's outbox), in its transaction."""
+        if self.store.on_change is not None:
+            self.store.on_change(db, self, kind, state, events)
 
     def _undo_unlocked(self) -> list[Event]:
         if not self._actions:
@@ -600,10 +645,12 @@ class Session:
             db.execute("INSERT OR REPLACE INTO redo(game_id, seq, action) VALUES (?, ?, ?)",
                        (self.id, len(self._redo) + 1, dumps(action)))
             self._mark(db, self._states[-2], self.rules.is_over(self._states[-2]))
+            undone = {"type": "undone", "text": f"Undone: {describe_action(action)}", "action": action}
+            self._tell(db, "undo", self._states[-2], [undone])
         self._actions.pop()
         self._states.pop()
         self._redo.append(action)
-        return self._notify([{"type": "undone", "text": f"Undone: {describe_action(action)}", "action": action}])
+        return self._notify([undone])
 
     def _redo_unlocked(self) -> list[Event]:
         if not self._redo:
@@ -612,9 +659,11 @@ class Session:
         state, events = self.rules.apply(self.state, action)
         seq = len(self._actions) + 1
         with self.store.tx() as db:
-            db.execute("INSERT INTO actions(game_id, seq, action) VALUES (?, ?, ?)", (self.id, seq, dumps(action)))
+            db.execute("INSERT INTO actions(game_id, seq, action, t_ms) VALUES (?, ?, ?, ?)",
+                       (self.id, seq, dumps(action), now_ms()))
             db.execute("DELETE FROM redo WHERE game_id = ? AND seq = ?", (self.id, len(self._redo)))
             self._mark(db, state, self.rules.is_over(state))
+            self._tell(db, "redo", state, events)
         self._redo.pop()
         self._states.append(state)
         self._actions.append(action)
@@ -724,7 +773,8 @@ class Session:
     # ---- records ---------------------------------------------------------
     def record(self) -> dict:
         from companion.records import make_record
-        return make_record(self.rules, self.options, self.seed, self._actions, self.state)
+        return make_record(self.rules, self.options, self.seed, self._actions, self.state,
+                           self.store.action_times(self.id))
 
     def public_events(self, events: list[Event]) -> list[Event]:
         """What the shared screen may show of ``events``."""

@@ -50,8 +50,19 @@ def cmd_run(args) -> int:
         store.close()
         print(f"companion run: the table profile cannot be used: {exc}", file=sys.stderr)
         return 2
+    from companion.club.commands import start_publisher
+    from companion.club.config import ClubError
+    try:
+        publisher = start_publisher(store)             # None unless this table joined a club
+    except ClubError as exc:                           # the club file is broken: play on, say why
+        print(f"companion run: not sending games to the club: {exc}", file=sys.stderr)
+        publisher = None
     from ui.app import run_app
-    return run_app(config, source, outputs, store=store)
+    try:
+        return run_app(config, source, outputs, store=store)
+    finally:
+        if publisher is not None:
+            publisher.close()
 
 
 def _show_fault(config, error) -> int:
@@ -74,6 +85,8 @@ def cmd_doctor(args) -> int:
     from hardware.doctor import doctor, run_walkthrough
     if args.walkthrough:
         return run_walkthrough(args.profile, emulate=args.emulate, report=args.report)
+    from companion.club.commands import club_status
+    print(club_status(paths.data_dir(args.data_dir, create=False)))
     return doctor(profile=args.profile, seconds=args.seconds, out=sys.stdout, emulate=args.emulate)
 
 

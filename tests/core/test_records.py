@@ -108,3 +108,33 @@ def test_simulate_with_data_dir_keeps_the_game_to_list_and_export(tmp_path, caps
 def test_python_dash_m_companion_entry_point_runs_in_the_venv():
     out = subprocess.run([sys.executable, "-m", "companion", "games"], capture_output=True, text=True, check=True)
     assert "sams" in out.stdout and "Sam's Battle Game" in out.stdout
+
+
+# ---- record format v2: each action's time ------------------------------------------------------------
+def test_a_record_says_when_each_action_was_played(finished):
+    import time
+    from datetime import datetime
+    record = finished.record()
+    assert record["version"] == 2 and len(record["at"]) == len(record["actions"])
+    times = [datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp() for t in record["at"]]
+    assert times == sorted(times) and abs(times[-1] - time.time()) < 600       # played just now, in order
+
+
+def test_a_version_1_record_is_upgraded_and_replays(finished):
+    from companion.records import upgrade
+    old = finished.record()
+    old["version"] = 1
+    del old["at"]
+    new = upgrade(old)
+    assert new["version"] == 2 and new["at"] == [None] * len(old["actions"]) and old["version"] == 1
+    assert replay(old)[1] == finished.state
+
+
+def test_times_that_do_not_match_the_actions_are_named(finished):
+    record = finished.record()
+    record["at"] = record["at"][:-1]
+    with pytest.raises(RecordError, match="'at' has"):
+        replay(record)
+    record["at"] = ["yesterday"] * len(record["actions"])
+    with pytest.raises(RecordError, match="at"):
+        replay(record)

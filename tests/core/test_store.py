@@ -356,3 +356,30 @@ def test_a_shared_directory_given_as_data_dir_keeps_its_mode(tmp_path):
     with Store(paths.database_path(paths.data_dir(shared))):
         assert os.stat(shared).st_mode & 0o7777 == 0o1777
         assert os.stat(shared / "companion.sqlite3").st_mode & 0o777 == 0o600
+
+
+def test_a_version_2_database_gains_action_times_and_the_outbox(tmp_path):
+    """Version 2 → 3: old actions keep an unknown time (None in the record); new ones get theirs."""
+    from companion.session import SCHEMA, run_script
+    from companion.tags import RELABEL_SCHEMA, SCHEMA as TAGS
+    db = tmp_path / "companion.sqlite3"
+    old = sqlite3.connect(db, isolation_level=None)
+    old.execute("PRAGMA journal_mode=WAL")
+    v2 = SCHEMA.replace("    t_ms     INTEGER,                             -- when it was played, Unix ms (NULL before version 3)\n", "")
+    assert "t_ms" not in v2
+    run_script(old, v2 + TAGS + RELABEL_SCHEMA)
+    old.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    old.execute("PRAGMA user_version=2")
+    old.execute("INSERT INTO games(game, options, seed) VALUES ('sams', ?, 9)",
+                (json.dumps({"strict_majority": False, "strict_retaliation": False, "first_seat": 0,
+                             "players": ["North", "South"]}),))
+    old.execute("INSERT INTO actions(game_id, seq, action) VALUES (1, 1, ?)",
+                (json.dumps({"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"}),))
+    old.close()
+    with Store(db) as store:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert store.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
+        session = Session.resume(store, 1)
+        session.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.2c"})
+        at = session.record()["at"]
+        assert at[0] is None and at[1].endswith("Z")
