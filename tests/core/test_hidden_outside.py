@@ -58,6 +58,7 @@ def test_simulate_exports_a_record_it_leaves_unfinished_only_when_asked(tmp_path
     assert main(["simulate", "--game", "vitaluna", "--seed", "3", "--export", str(full)]) == 0
     record = json.loads(full.read_text())
     record["actions"] = record["actions"][:10]
+    record["at"] = record["at"][:10]                   # format v2: one time per action
     part = tmp_path / "part.json"
     part.write_text(json.dumps(record))
     capsys.readouterr()
