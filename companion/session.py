@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from companion import games, paths
+from companion import cards, games, paths
 from companion.cards import game_of
 from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
-from companion.records import RecordError, check_options
+from companion.records import RecordError, check_options, make_record
 from companion.table import Layout, PadEvent, TableProfile, TableState, UnknownTag, UnusedPad, ZoneChange, layout_for
 from companion.tags import RELABEL_SCHEMA, SCHEMA as TAGS_SCHEMA, TagRegistry
 
@@ -725,7 +725,6 @@ class Session:
 
     # ---- records ---------------------------------------------------------
     def record(self) -> dict:
-        from companion.records import make_record
         return make_record(self.rules, self.options, self.seed, self._actions, self.state)
 
     def public_events(self, events: list[Event]) -> list[Event]:
@@ -757,7 +756,6 @@ def unfinished_games(store: Store) -> list[Unfinished]:
     players' card file broken since, say) is still listed, with the reason,
     so fixing the cause brings it back; nothing is ever dropped from the list.
     """
-    from companion import cards
     out = []
     for info in store.games("playing"):
         problem = None
