@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from companion import games, paths
+from companion import cards, games, paths
 from companion.cards import game_of
 from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
-from companion.records import RecordError  # noqa: F401  (session.RecordError: the stored log does not replay)
-from companion.table import Layout, PadEvent, TableState, UnknownTag, UnusedPad, ZoneChange
+from companion.records import RecordError, check_options, make_record
+from companion.table import Layout, PadEvent, TableProfile, TableState, UnknownTag, UnusedPad, ZoneChange, layout_for
 from companion.tags import RELABEL_SCHEMA, SCHEMA as TAGS_SCHEMA, TagRegistry
 
 SCHEMA = """
@@ -563,21 +563,25 @@ class Session:
     # ---- construction ----------------------------------------------------
     @classmethod
     def start(cls, store: Store, game: str, options: dict | None = None, seed: int | None = None,
-              layout: Layout | None = None) -> "Session":
-        from companion.records import check_options
+              layout: Layout | None = None, profile: TableProfile | None = None) -> "Session":
+        """A new game: its options checked and normalised here, once, and its layout built from the
+        table ``profile`` (or ``layout`` as given; neither: one virtual pad per zone)."""
         rules = games.get(game)
         check_options(rules, options, f"{rules.title}'s options")     # the same check a record's options get
         options = rules.normalise_options(options)
         if seed is None:
             seed = time.time_ns() & 0xFFFFFFFF
         rules.setup(options, seed)                      # refuse bad options before anything is stored
+        layout = layout or layout_for(rules, options, profile)    # a profile that does not fit refuses here
         game_id = store.create_game(game, options, seed)
         return cls(store, game_id, rules, options, seed, [], [], layout)
 
     @classmethod
-    def resume(cls, store: Store, game_id: int, layout: Layout | None = None) -> "Session":
+    def resume(cls, store: Store, game_id: int, layout: Layout | None = None,
+               profile: TableProfile | None = None) -> "Session":
         game, options, seed, actions, redo = store.load_game(game_id)
-        return cls(store, game_id, games.get(game), options, seed, actions, redo, layout)
+        rules = games.get(game)
+        return cls(store, game_id, rules, options, seed, actions, redo, layout or layout_for(rules, options, profile))
 
     # ---- reading ---------------------------------------------------------
     @property
@@ -772,7 +776,6 @@ class Session:
 
     # ---- records ---------------------------------------------------------
     def record(self) -> dict:
-        from companion.records import make_record
         return make_record(self.rules, self.options, self.seed, self._actions, self.state,
                            self.store.action_times(self.id))
 
@@ -805,7 +808,6 @@ def unfinished_games(store: Store) -> list[Unfinished]:
     players' card file broken since, say) is still listed, with the reason,
     so fixing the cause brings it back; nothing is ever dropped from the list.
     """
-    from companion import cards
     out = []
     for info in store.games("playing"):
         problem = None

@@ -272,6 +272,18 @@ def check_device_names(doc: dict, source: str, text: str | None = None) -> None:
             raise ProfileError(f"{where}: readers[{n}].{key} = {shown} is not {wanted}")
 
 
+def layout_for(rules, options: dict, profile: "TableProfile | None" = None) -> Layout:
+    """The layout a game with these (normalised) options is played on: the table profile's,
+    checked against the game's zones, or without a profile one virtual pad per zone.  Raises
+    :class:`ProfileError` with a sentence when the profile's layout does not fit the game."""
+    zones = rules.zones(options)
+    if profile is None:
+        return Layout.identity(rules.name, zones)
+    layout = profile.layout(rules.name)
+    layout.validate(zones, profile.source)
+    return layout
+
+
 def load_profile(path: str | Path) -> TableProfile:
     """Read and check a table profile file; :class:`ProfileError` names file, line and field."""
     from companion import validate

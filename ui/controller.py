@@ -25,12 +25,11 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import DictProperty, ObjectProperty
 
-from companion import games
 from companion.cards import Catalogue, CatalogueError, game_of, load_catalogue
 from companion.engine import IllegalAction, redact_event
 from companion.records import RecordError, replay
 from companion.session import Session, Store
-from companion.table import GONE, Layout, PadEvent, ProfileError
+from companion.table import GONE, PadEvent, ProfileError
 from companion.simulate import free_copy, register_virtual_tags, stale_tags
 
 
@@ -131,30 +130,20 @@ class AppController(EventDispatcher):
         return card.name if card is not None else card_id
 
     # ---- sessions -------------------------------------------------------------
-    def layout_for(self, game: str, options: dict) -> Layout:
-        """The table profile's layout for ``game``, or one virtual pad per zone."""
-        rules = games.get(game)
-        zones = rules.zones(options)
-        profile = self.config.profile() if self.config.profile_path else None
-        if profile is None:
-            return Layout.identity(game, zones)
-        layout = profile.layout(game)
-        layout.validate(zones, profile.source)
-        return layout
-
     def start_game(self, game: str, options: dict, seed: int | None = None) -> Session:
-        """Start a new game; raises IllegalAction or ProfileError with a sentence for players."""
-        rules = games.get(game)
-        options = rules.normalise_options(options)
-        session = Session.start(self.store, game, options, seed, self.layout_for(game, options))
+        """Start a new game; raises IllegalAction or ProfileError with a sentence for players.
+        The core normalises the options and builds the layout from the table profile."""
+        session = Session.start(self.store, game, options, seed, profile=self._profile())
         self._open(session)
         return session
 
     def resume(self, game_id: int) -> Session:
-        game, options, *_ = self.store.load_game(game_id)
-        session = Session.resume(self.store, game_id, self.layout_for(game, options))
+        session = Session.resume(self.store, game_id, profile=self._profile())
         self._open(session)
         return session
+
+    def _profile(self):
+        return self.config.profile() if self.config.profile_path else None
 
     def abandon(self, game_id: int) -> None:
         if self.session is not None and self.session.id == game_id:

@@ -38,6 +38,7 @@ from itertools import permutations
 from operator import itemgetter
 
 from companion.games.lifeforce import animals as catalogue
+from companion.games.lifeforce import solo as table
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks
 from companion.games.lifeforce.rules import HAND_SIZE
 
@@ -878,7 +879,6 @@ class LifeforcePlayer:
         is :meth:`choose_move`'s information set.  Before battle 1 it keeps its starting hand
         or takes a new one (:func:`weak_hand`); a build names holder slots, never faces.
         """
-        from companion.games.lifeforce import solo as table
         seat = self.seat
         self.hand = table.solo_hand(state)
         base = {"type": "solo_decide", "seat": seat, "at": table.decision_point(state)}

@@ -39,6 +39,7 @@ ability before its land was revealed.
 """
 from __future__ import annotations
 
+from companion.cards import read_players_file
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
                               hidden_event)
 
@@ -1044,5 +1045,4 @@ RULES = TerritoryRules()
 
 def _players_card_file() -> dict | None:
     """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
-    from companion.cards import read_players_file
     return read_players_file("territory")      # shared checks; a broken file refuses the start in one sentence
