@@ -193,6 +193,11 @@ def cmd_bench(args) -> int:
         from hardware.bench import bench_rfid
         _json(bench_rfid(seconds=args.seconds, plays=args.plays))
         return 0
+    if args.what in ("event", "deckcheck"):          # companion/event/bench.py, hardware/deck_bench.py
+        from companion.event.bench import bench_event
+        from hardware.deck_bench import bench_deck_check
+        _json(bench_event(args.property) if args.what == "event" else bench_deck_check(checks=args.plays))
+        return 0
     if args.what == "leds":
         from hardware.led_bench import bench_leds
         _json(bench_leds(seconds=args.seconds))
@@ -339,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "event", "deckcheck"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
@@ -347,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="simulated plays per game table and spidev overhead (bench rfid)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
+    b.add_argument("--property", type=int, default=0, help="random events to check (bench event)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")
@@ -357,6 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lead the builder pad by pad and measure read rate, cross-talk, stacks and latency")
     d.add_argument("--report", help="walk-through report file (.json or .md; default table-walkthrough.json and .md)")
     d.set_defaults(func=cmd_doctor)
+
+    from companion.event.cli import add_event_parser
+    add_event_parser(sub)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p

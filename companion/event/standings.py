@@ -1,0 +1,127 @@
+"""Standings: match points and the customary tiebreakers, recomputed from the stored results alone.
+
+The definitions are those of Wizards of the Coast's *Magic: The Gathering
+Tournament Rules*, Appendix C "Tiebreaker Explanation" (quoted in
+docs/event.md), which most card-game events use:
+
+* **match points**: 3 for a match won, 1 for a draw, 0 for a loss; a bye is
+  a match won;
+* **game points**: 3 for a game won, 1 for a game drawn; a bye is a 2–0 win
+  (1–0 in single-game events);
+* **match-win %** (MW%): match points ÷ 3 × rounds played, byes included, at
+  least 0.33; **game-win %** (GW%): game points ÷ 3 × games played, at least
+  0.33;
+* **opponents' match-win %** (OMW%) and **opponents' game-win %** (OGW%): the
+  average of each opponent's MW% (GW%), *ignoring the rounds in which the
+  player had a bye*.  A player who has met nobody yet has the floor, 0.33.
+
+Ranking: match points, then OMW%, GW%, OGW%; a tie after all four is broken
+by a coin seeded from the event's seed (never by name or registration order).
+Only settled results count — confirmed by both players, entered or corrected
+by the organiser, or a bye; a reported, unconfirmed or disputed one does not.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+FLOOR = Fraction(33, 100)
+SETTLED = ("confirmed", "final")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One settled match: ``games`` = (wins of a, wins of b, draws); ``b`` None is a bye."""
+    round: int
+    a: str
+    b: str | None
+    games: tuple[int, int, int]
+
+
+def settled_matches(state: dict) -> list[Match]:
+    """Every match of the event whose result counts, in round and table order."""
+    out = []
+    for rnd in state["rounds"]:
+        for p in rnd["pairings"]:
+            result = p.get("result")
+            if result and result["status"] in SETTLED:
+                out.append(Match(rnd["number"], p["a"], p["b"], tuple(result["games"])))
+    return out
+
+
+@dataclass
+class Row:
+    id: str
+    name: str
+    points: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    byes: int = 0
+    game_points: int = 0
+    games_played: int = 0
+    opponents: tuple = ()
+    mw: Fraction = FLOOR
+    gw: Fraction = FLOOR
+    omw: Fraction = FLOOR
+    ogw: Fraction = FLOOR
+    rank: int = 0
+    dropped: bool = False
+
+    @property
+    def record(self) -> str:
+        return f"{self.wins}–{self.losses}–{self.draws}"
+
+    def as_dict(self) -> dict:
+        return {"rank": self.rank, "id": self.id, "name": self.name, "points": self.points,
+                "record": self.record, "byes": self.byes, "dropped": self.dropped,
+                "omw": round(float(self.omw), 4), "gw": round(float(self.gw), 4),
+                "ogw": round(float(self.ogw), 4)}
+
+
+def _floor(num: int, den: int) -> Fraction:
+    return max(FLOOR, Fraction(num, den)) if den else FLOOR
+
+
+def compute(state: dict) -> list[Row]:
+    """The standings of the event from its settled results (see the module's docstring), best first."""
+    rows = {p["id"]: Row(p["id"], p["name"], dropped=p.get("dropped") is not None) for p in state["players"]}
+    played: dict[str, int] = {pid: 0 for pid in rows}
+    opponents: dict[str, list[str]] = {pid: [] for pid in rows}
+    for m in settled_matches(state):
+        ga, gb, gd = m.games
+        sides = [(m.a, ga, gb)] + ([(m.b, gb, ga)] if m.b is not None else [])
+        for pid, won, lost in sides:
+            row = rows[pid]
+            played[pid] += 1
+            row.game_points += 3 * won + gd
+            row.games_played += won + lost + gd
+            if won > lost:
+                row.wins += 1
+                row.points += 3
+            elif won < lost:
+                row.losses += 1
+            else:
+                row.draws += 1
+                row.points += 1
+        if m.b is None:
+            rows[m.a].byes += 1
+        else:
+            opponents[m.a].append(m.b)
+            opponents[m.b].append(m.a)
+    for pid, row in rows.items():
+        row.mw = _floor(row.points, 3 * played[pid])
+        row.gw = _floor(row.game_points, 3 * row.games_played)
+        row.opponents = tuple(opponents[pid])
+    for row in rows.values():
+        opp = [rows[o] for o in row.opponents]
+        if opp:
+            row.omw = sum((o.mw for o in opp), Fraction(0)) / len(opp)
+            row.ogw = sum((o.gw for o in opp), Fraction(0)) / len(opp)
+    coin = random.Random(f"standings:{state['seed']}")
+    coins = {pid: coin.random() for pid in sorted(rows)}
+    ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.omw, -r.gw, -r.ogw, coins[r.id]))
+    for i, row in enumerate(ordered):
+        row.rank = i + 1
+    return ordered
