@@ -71,14 +71,11 @@ def pair_round(players: list[Candidate], seed: int, round_number: int) -> list[P
     if len(players) % 2:
         fewest = min(p.byes for p in players)
         bye_eligible = [p for p in ordered if p.byes == fewest]
-    # First a sparse graph (a few partners in the own and the next group); when its best matching
-    # is not perfect, holds a rematch or cannot give the bye to the lowest-ranked, the complete graph.
-    matching = _match(weigh.sparse_edges(), bye_eligible, weigh)
+    # Fast path, score group by score group; when it cannot avoid every rematch, the whole round at once.
+    matching = _by_groups(weigh, bye_eligible)
+    if matching is None:
+        matching = _whole_round(weigh, bye_eligible, by_id, len(players))
     bye_player = next((v if u == BYE else u for u, v in matching if BYE in (u, v)), None)
-    rematches = sum(1 for u, v in matching if BYE not in (u, v) and v in by_id[u].opponents)
-    if (2 * len(matching) < len(players) + len(players) % 2 or rematches or (bye_eligible and bye_player != bye_eligible[-1].id)):
-        matching = _match(weigh.all_edges(), bye_eligible, weigh)
-        bye_player = next((v if u == BYE else u for u, v in matching if BYE in (u, v)), None)
     pairs: list[tuple[str, str]] = []
     for u, v in matching:
         if BYE not in (u, v):
@@ -101,6 +98,80 @@ def pair_round(players: list[Candidate], seed: int, round_number: int) -> list[P
     return out
 
 
+def _whole_round(weigh: "_Weights", bye_eligible: list[Candidate], by_id: dict, n: int) -> set:
+    """One matching of the whole round: first on a sparse graph (a few partners in the own and the next
+    group), then — when that is not perfect, holds a rematch or cannot give the bye to the lowest-ranked —
+    on the complete graph, whose optimum is the exact order of priorities of the module's docstring."""
+    matching = _match(weigh.sparse_edges(), bye_eligible, weigh)
+    bye_player = next((v if u == BYE else u for u, v in matching if BYE in (u, v)), None)
+    rematches = sum(1 for u, v in matching if BYE not in (u, v) and v in by_id[u].opponents)
+    if 2 * len(matching) < n + n % 2 or rematches or (bye_eligible and bye_player != bye_eligible[-1].id):
+        matching = _match(weigh.all_edges(), bye_eligible, weigh)
+    return matching
+
+
+def _by_groups(weigh: "_Weights", bye_eligible: list[Candidate]) -> set | None:
+    """The customary Swiss procedure, as small matchings: the bye to the lowest-ranked without one,
+    then each score group from the top, with the players paired down into it; an odd group sends its
+    lowest-ranked player that can go (a ``DOWN`` node) to the next.  Rematch edges are left out; None
+    when a group cannot be paired without one (then the whole round is matched at once)."""
+    bye = bye_eligible[-1].id if bye_eligible else None
+    groups: dict[int, list[Candidate]] = {}
+    for p in weigh.ordered:
+        if p.id != bye:
+            groups.setdefault(weigh.group[p.id], []).append(p)
+    matching = {(BYE, bye)} if bye else set()
+    floaters: list[Candidate] = []
+    keys = sorted(groups)
+    for i, g in enumerate(keys):
+        pool = floaters + groups[g]
+        last = i == len(keys) - 1
+        found = _pool_matching(weigh, pool, g, down=len(pool) % 2 == 1 and not last, sparse=True)
+        if found is None:
+            found = _pool_matching(weigh, pool, g, down=len(pool) % 2 == 1 and not last, sparse=False)
+        if found is None:
+            return None
+        floaters = [weigh.by_id[v if u == "DOWN" else u] for u, v in found if "DOWN" in (u, v)]
+        matching |= {(u, v) for u, v in found if "DOWN" not in (u, v)}
+    return matching if not floaters else None
+
+
+def _pool_matching(weigh: "_Weights", pool: list[Candidate], g: int, down: bool, sparse: bool) -> set | None:
+    if len(pool) < 2 and not down:
+        return None if pool else set()
+    graph = nx.Graph()
+    graph.add_nodes_from(p.id for p in pool)
+    size = len(pool) + 1
+    rank_step = NOISE * (size // 2 + 1)
+    unit = rank_step * (size + 1)
+    top = unit * (size // 2 + 1) * (4 * (len(weigh.levels) + 1) ** 2 + 1)
+    natives = [p for p in pool if weigh.group[p.id] == g]
+    floating = [p for p in pool if weigh.group[p.id] != g]
+    if sparse and len(natives) > 2 * SPARSE_PARTNERS + 1:
+        # a ring in the seeded shuffle's order, each player joined to the next few: a perfect matching
+        # exists in it unless rematches cut it; the complete pool is the fallback
+        native_ids = {p.id for p in natives}
+        ring = [p for p in weigh.shuffled if p.id in native_ids]
+        pairs = {(ring[k], ring[(k + d) % len(ring)]) for k in range(len(ring))
+                 for d in range(1, SPARSE_PARTNERS + 1)}
+    else:
+        pairs = {(p, q) for i, p in enumerate(natives) for q in natives[i + 1:]}
+    pairs |= {(f, q) for i, f in enumerate(floating) for q in floating[i + 1:] + natives}
+    for p, q in pairs:
+        if q.id not in p.opponents:
+            cost = (weigh.group[p.id] - weigh.group[q.id]) ** 2 * unit + weigh.noise(p, q)
+            graph.add_edge(p.id, q.id, weight=top - cost)
+    if down:
+        graph.add_node("DOWN")
+        for from_bottom, p in enumerate(reversed(pool)):
+            d = g - weigh.group[p.id]
+            graph.add_edge("DOWN", p.id, weight=top - (2 * d + 1) * unit - from_bottom * rank_step)
+    found = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(found) != graph.number_of_nodes():
+        return None
+    return found
+
+
 SPARSE_PARTNERS = 3          # partners on each side in the own group's shuffled ring, and in the next group
 
 
@@ -109,6 +180,7 @@ class _Weights:
 
     def __init__(self, ordered: list[Candidate], seed: int, round_number: int):
         self.ordered = ordered
+        self.by_id = {p.id: p for p in ordered}
         levels = sorted({p.points for p in ordered}, reverse=True)
         self.group = {p.id: levels.index(p.points) for p in ordered}
         self.levels = levels
@@ -124,10 +196,13 @@ class _Weights:
         self.position = {p.id: i for i, p in enumerate(shuffled)}
         self.shuffled = shuffled
 
-    def weight(self, p: Candidate, q: Candidate) -> int:
+    def noise(self, p: Candidate, q: Candidate) -> int:
+        """A number below NOISE, fixed by the seeded shuffle: decides between otherwise equal partners."""
         i, j = sorted((self.position[p.id], self.position[q.id]))
-        noise = ((i + 1) * 2654435761 + (j + 1) * 40503 + i * j) % NOISE
-        cost = (self.group[p.id] - self.group[q.id]) ** 2 * self.group_step + noise
+        return ((i + 1) * 2654435761 + (j + 1) * 40503 + i * j) % NOISE
+
+    def weight(self, p: Candidate, q: Candidate) -> int:
+        cost = (self.group[p.id] - self.group[q.id]) ** 2 * self.group_step + self.noise(p, q)
         if q.id in p.opponents:
             cost += self.rematch
         return self.base - cost
