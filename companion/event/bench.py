@@ -7,6 +7,7 @@ a recomputation from the log, and pairings that differ for the same seed.
 """
 from __future__ import annotations
 
+import json
 import os
 import platform
 import random
@@ -84,8 +85,9 @@ def property_run(events: int, first_seed: int = 1, workers: int | None = None, p
     with ProcessPoolExecutor(workers) as pool:
         for out in pool.map(_one, range(first_seed, first_seed + events), chunksize=4):
             totals["events"] += 1
-            if progress and totals["events"] % 500 == 0:
-                print(f"{totals['events']} events checked", file=sys.stderr, flush=True)
+            if progress and totals["events"] % 250 == 0:       # a partial result survives an interruption
+                print(json.dumps({**totals, **counts, "wall_clock_s": round(time.perf_counter() - began, 1)}),
+                      file=sys.stderr, flush=True)
             totals["rounds"] += out["rounds"]
             totals["players_min"] = min(out["players"], totals["players_min"] or out["players"])
             totals["players_max"] = max(out["players"], totals["players_max"])

@@ -22,6 +22,7 @@ from companion.event import moves, standings
 
 STATUS = {"reported": "awaiting both players", "confirmed": "confirmed", "final": "entered by organiser",
           "disputed": "disputed — organiser called"}
+SHORT = {"reported": "to confirm", "final": "organiser", "disputed": "disputed"}     # the TV's narrow column
 
 
 def _e(text) -> str:
@@ -32,17 +33,17 @@ def decks_visible(state: dict) -> bool:
     return state["decks_public"] == "always" or (state["decks_public"] == "after" and moves.is_over(state))
 
 
-def _result_text(p: dict) -> str:
+def _result_text(p: dict, words: dict = STATUS, parts: bool = False):
     r = p.get("result")
-    if p["b"] is None:
-        return "bye"
-    if not r:
-        return "playing"
+    if p["b"] is None or not r:
+        text = "bye" if p["b"] is None else "playing"
+        return (text, "") if parts else text
     a, b, d = r["games"]
     score = f"{a}–{b}" + (f"–{d}" if d else "")
-    if r["status"] == "final" and r.get("source") == "organiser":
-        return f"{score} (entered by organiser)"
-    return f"{score} ({STATUS[r['status']]})" if r["status"] != "confirmed" else score
+    status = "" if r["status"] == "confirmed" else words[r["status"]]
+    if parts:
+        return score, status
+    return f"{score} ({status})" if status else score
 
 
 def public_view(state: dict, now: float | None = None) -> dict:
@@ -54,10 +55,10 @@ def public_view(state: dict, now: float | None = None) -> dict:
     rnd = state["rounds"][-1] if state["rounds"] else None
     pairings = []
     if rnd:
-        for p in rnd["pairings"]:
+        for p in sorted(rnd["pairings"], key=lambda p: (p["table"] is None, p["table"] or 0)):
             pairings.append({"table": p["table"], "a": names[p["a"]], "a_points": points[p["a"]],
                              "b": names.get(p["b"]), "b_points": points.get(p["b"]), "why": p["why"],
-                             "result": _result_text(p)})
+                             "result": _result_text(p), "score_and_status": _result_text(p, SHORT, parts=True)})
     ends = None
     if rnd and rnd.get("started_at") is not None and moves.unsettled(state):
         ends = rnd["started_at"] + 60 * state["round_minutes"]
@@ -80,13 +81,13 @@ _STYLE = """
 header{display:flex;align-items:center;justify-content:space-between;padding:18px 40px;background:#18324f}
 h1{font-size:48px;margin:0} .sub{font-size:30px;color:#b9cde4}
 .timer{font-size:88px;font-weight:bold;font-variant-numeric:tabular-nums;color:#ffd45c}
-.timer.over{color:#ff7b6b} main{display:grid;grid-template-columns:58% 42%;gap:28px;padding:22px 40px}
-h2{font-size:34px;margin:0 0 10px;color:#9fc3ff} table{width:100%;border-collapse:collapse}
+.timer.over{color:#ff7b6b} main{display:grid;grid-template-columns:minmax(0,54fr) minmax(0,46fr);gap:36px;padding:22px 40px}
+h2{font-size:34px;margin:0 0 10px;color:#9fc3ff} table{width:100%;border-collapse:collapse;table-layout:fixed}
 td,th{padding:5px 10px;text-align:left;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-th{color:#9fb3c8;font-weight:normal;border-bottom:2px solid #2d4763}
+th{color:#9fb3c8;font-weight:normal;border-bottom:2px solid #2d4763;font-size:0.72em;text-overflow:clip}
 tr:nth-child(even) td{background:#162434} .tbl{font-weight:bold;color:#ffd45c;text-align:right}
 .pts{color:#9fb3c8} .res{color:#a6e3a1} .num{text-align:right;font-variant-numeric:tabular-nums}
-.drop{color:#7d8b99;text-decoration:line-through}
+.drop{color:#7d8b99;text-decoration:line-through} .st{font-size:0.62em;color:#f5c26b}
 """
 
 
@@ -107,14 +108,15 @@ def tv_page(state: dict, now: float | None = None, standings_rows: int = 16) -> 
     """The room's screen at 1920×1080: round timer, this round's pairings by table, the standings."""
     view = public_view(state, now)
     n = max(len(view["pairings"]), 1)
-    size = 36 if n <= 14 else (30 if n <= 17 else 24)
+    size = 34 if n <= 14 else (28 if n <= 17 else 22)
     rows_shown = min(len(view["standings"]), max(standings_rows, 8))
-    srow = 30 if rows_shown <= 16 else 24
+    srow = 28 if rows_shown <= 16 else 22
     pairs = "".join(
         f"<tr><td class='tbl'>{'' if p['table'] is None else p['table']}</td>"
         f"<td>{_e(p['a'])} <span class='pts'>{p['a_points']}</span></td>"
         f"<td>{'<i>bye</i>' if p['b'] is None else _e(p['b']) + ' <span class=pts>' + str(p['b_points']) + '</span>'}"
-        f"</td><td class='res'>{_e(p['result'])}</td></tr>" for p in view["pairings"][:34])
+        f"</td><td class='res'>{_e(p['score_and_status'][0])} <span class='st'>{_e(p['score_and_status'][1])}</span>"
+        f"</td></tr>" for p in view["pairings"][:34])
     more = len(view["pairings"]) - 34
     if more > 0:
         pairs += f"<tr><td></td><td colspan=3>… {more} more tables on the players' pages and slips</td></tr>"
@@ -135,8 +137,11 @@ def tv_page(state: dict, now: float | None = None, standings_rows: int = 16) -> 
             f"<div class='timer{' over' if view['seconds_left'] == 0 else ''}' id='timer' "
             f"data-ends='{view['round_ends_at'] or ''}'>{timer}</div></header>"
             f"<main><section><h2>Pairings</h2><table style='font-size:{size}px'>"
-            f"<tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>{pairs}</table>"
+            "<colgroup><col style='width:9%'><col style='width:31%'><col style='width:31%'><col style='width:29%'>"
+            f"</colgroup><tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>{pairs}</table>"
             f"</section><section><h2>Standings</h2><table style='font-size:{srow}px'>"
+            "<colgroup><col style='width:7%'><col style='width:34%'><col style='width:9%'><col style='width:14%'>"
+            "<col style='width:12%'><col style='width:12%'><col style='width:12%'></colgroup>"
             f"<tr><th class='num'>#</th><th>Player</th><th class='num'>Pts</th><th class='num'>W–L–D</th>"
             f"<th class='num'>OMW%</th><th class='num'>GW%</th><th class='num'>OGW%</th></tr>{stand}</table>"
             f"</section></main>")
@@ -166,6 +171,7 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None) -> s
         blocks.append("<h2>Ratings</h2><table><tr><th>Game</th><th class='num'>Rating</th>"
                       "<th class='num'>Games</th><th>History</th></tr>" + "".join(rating_rows) + "</table>")
     h2h: dict[str, list[int]] = {}
+    event_blocks = []
     for state in states:
         me = next((p for p in state["players"] if player_key(p["name"]) == key), None)
         if me is None:
@@ -205,10 +211,11 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None) -> s
             deck += "<p>" + "; ".join(f"deck check in round {c['round']}: {'passed' if c['ok'] else 'see the organiser'}"
                                       for c in checks) + "</p>"
         dropped = " · dropped" if me["dropped"] else ""
-        blocks.append(f"<h2>{_e(state['name'])} <span class='pts'>({_e(state['game'])})</span></h2>"
+        event_blocks.insert(0, f"<h2>{_e(state['name'])} <span class='pts'>({_e(state['game'])})</span></h2>"
                       f"<p>#{row.rank} · {row.points} points · {row.record}{dropped}</p>"
                       "<table><tr><th class='num'>Round</th><th class='num'>Table</th><th>Opponent</th>"
                       "<th>Result</th><th></th></tr>" + "".join(lines) + "</table>" + deck)
+    blocks += event_blocks                      # the newest event first
     if h2h:
         blocks.append("<h2>Head to head</h2><table><tr><th>Opponent</th><th class='num'>W–L–D</th></tr>" +
                       "".join(f"<tr><td>{_e(o)}</td><td class='num'>{w}–{l}–{d}</td></tr>"
@@ -216,8 +223,10 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None) -> s
     if not blocks:
         blocks.append("<p>No games yet.</p>")
     style = ("body{font-size:22px} main{display:block;max-width:1100px;margin:auto;padding:20px}"
+             "table{table-layout:auto} td{white-space:normal}"
              "h2{margin-top:28px} .deck{font-size:18px;color:#c9d6e3;white-space:normal}"
-             "@media (max-width:600px){body{font-size:17px} h1{font-size:30px} header{padding:12px}}")
+             "@media (max-width:600px){body{font-size:17px} h1{font-size:30px} header{padding:12px}"
+             "td,th{padding:4px 5px} td.pts{font-size:13px} svg{width:110px}}")
     body = f"<header><h1>{_e(shown_name)}</h1></header><main>{''.join(blocks)}</main>"
     return _page(shown_name, body, style)
 

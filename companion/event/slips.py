@@ -41,34 +41,36 @@ class _Pdf(FPDF):
 
 
 def _slip(pdf: _Pdf, state: dict, rnd: dict, p: dict, points: dict, names: dict, x: float, y: float,
-          w: float, h: float) -> None:
-    pdf.set_xy(x + 4, y + 5)
-    pdf.font(10)
-    pdf.cell(w - 8, 5, pdf.text_of(f"{state['name']} · {state['game']} · {moves.FORMATS[state['format']]}"))
-    pdf.set_xy(x + 4, y + 11)
-    pdf.font(20, True)
-    pdf.cell(w - 8, 10, pdf.text_of(f"Round {rnd['number']} · Table {p['table']}"))
-    games = "Games won" if state["format"] == "bo3" else "Won (1 or 0)"
+          w: float) -> None:
+    """One slip in a 190 × 69 mm band: event, round and table, both players, boxes, signatures."""
+    pdf.set_xy(x + 2, y + 4)
+    pdf.font(9)
+    pdf.cell(w - 4, 4, pdf.text_of(f"{state['name']} · {state['game']} · {moves.FORMATS[state['format']]}"))
+    pdf.set_xy(x + 2, y + 9)
+    pdf.font(16, True)
+    pdf.cell(w - 4, 8, pdf.text_of(f"Round {rnd['number']} · Table {p['table']}"))
+    won = "Games won" if state["format"] == "bo3" else "Won (1/0)"
+    boxes, signature = x + w - 78, x + w - 50
     for i, pid in enumerate((p["a"], p["b"])):
-        top = y + 26 + i * 22
-        pdf.set_xy(x + 4, top)
-        pdf.font(16, True)
-        pdf.cell(w - 62, 8, pdf.text_of(names[pid]))
-        pdf.font(10)
-        pdf.set_xy(x + 4, top + 8)
-        pdf.cell(w - 62, 5, pdf.text_of(f"{points[pid]} points before this round"))
-        pdf.set_xy(x + w - 56, top)
-        pdf.cell(24, 5, games)
-        pdf.rect(x + w - 56, top + 5, 16, 10)
-        pdf.set_xy(x + w - 36, top)
-        pdf.cell(22, 5, "Signature")
-        pdf.line(x + w - 36, top + 15, x + w - 6, top + 15)
-    pdf.set_xy(x + 4, y + h - 16)
-    pdf.font(10)
-    pdf.cell(30, 6, "Games drawn")
-    pdf.rect(x + 32, y + h - 17, 14, 8)
-    pdf.set_xy(x + 52, y + h - 16)
-    pdf.cell(w - 56, 6, pdf.text_of("Both players sign; the companion's own result needs no slip."))
+        top = y + 20 + i * 15
+        pdf.set_xy(x + 2, top)
+        pdf.font(13, True)
+        pdf.cell(boxes - x - 6, 6, pdf.text_of(names[pid]))
+        pdf.set_xy(x + 2, top + 6)
+        pdf.font(8)
+        pdf.cell(boxes - x - 6, 4, pdf.text_of(f"{points[pid]} points before this round"))
+        pdf.set_xy(boxes, top - 1)
+        pdf.cell(22, 3, won)
+        pdf.rect(boxes, top + 2, 16, 9)
+        pdf.set_xy(signature, top - 1)
+        pdf.cell(46, 3, "Signature")
+        pdf.line(signature, top + 11, signature + 46, top + 11)
+    pdf.set_xy(boxes, y + 50)
+    pdf.cell(22, 3, "Games drawn")
+    pdf.rect(boxes, y + 53, 16, 9)
+    pdf.set_xy(x + 2, y + 57)
+    pdf.font(8)
+    pdf.cell(boxes - x - 6, 4, pdf.text_of("Both players sign. A table's own result needs no slip."))
 
 
 def slips_pdf(state: dict) -> bytes:
@@ -80,7 +82,7 @@ def slips_pdf(state: dict) -> bytes:
     points = {r.id: r.points for r in rows}
     names = {p["id"]: p["name"] for p in state["players"]}
     pdf = _Pdf()
-    matches = [p for p in rnd["pairings"] if p["b"] is not None]
+    matches = sorted((p for p in rnd["pairings"] if p["b"] is not None), key=lambda p: p["table"])
     w, h = 190, 277 / 4
     for i, p in enumerate(matches):
         if i % 4 == 0:
@@ -89,7 +91,7 @@ def slips_pdf(state: dict) -> bytes:
             for k in range(1, 4):
                 pdf.line(5, 10 + k * h, 205, 10 + k * h)
             pdf.set_dash_pattern()
-        _slip(pdf, state, rnd, p, points, names, 10, 10 + (i % 4) * h, w, h)
+        _slip(pdf, state, rnd, p, points, names, 10, 10 + (i % 4) * h, w)
     byes = [names[p["a"]] for p in rnd["pairings"] if p["b"] is None]
     if byes and matches:
         pdf.set_xy(10, 287)

@@ -126,7 +126,9 @@ def _by_groups(weigh: "_Weights", bye_eligible: list[Candidate]) -> set | None:
     for i, g in enumerate(keys):
         pool = floaters + groups[g]
         last = i == len(keys) - 1
-        found = _pool_matching(weigh, pool, g, down=len(pool) % 2 == 1 and not last, sparse=True)
+        found = _pool_in_order(weigh, pool, g, down=len(pool) % 2 == 1 and not last)
+        if found is None:
+            found = _pool_matching(weigh, pool, g, down=len(pool) % 2 == 1 and not last, sparse=True)
         if found is None:
             found = _pool_matching(weigh, pool, g, down=len(pool) % 2 == 1 and not last, sparse=False)
         if found is None:
@@ -134,6 +136,34 @@ def _by_groups(weigh: "_Weights", bye_eligible: list[Candidate]) -> set | None:
         floaters = [weigh.by_id[v if u == "DOWN" else u] for u, v in found if "DOWN" in (u, v)]
         matching |= {(u, v) for u, v in found if "DOWN" not in (u, v)}
     return matching if not floaters else None
+
+
+def _pool_in_order(weigh: "_Weights", pool: list[Candidate], g: int, down: bool) -> set | None:
+    """The pool paired without a matching when nothing needs deciding: the lowest-ranked goes down
+    (if the pool is odd), each player paired down into it meets the highest-ranked player of the group
+    they have not met, and the rest pair off in the seeded shuffle's order.  That is one of the
+    matchings of greatest weight (only the noise may differ, and the noise only stands for chance);
+    None as soon as it would need a rematch — then networkx's matching decides."""
+    rest = list(pool)
+    found = set()
+    if down:
+        found.add(("DOWN", rest.pop().id))
+    natives = [p for p in rest if weigh.group[p.id] == g]
+    for f in [p for p in rest if weigh.group[p.id] != g]:
+        partner = next((q for q in natives if q.id not in f.opponents), None)
+        if partner is None:
+            return None
+        natives.remove(partner)
+        found.add((f.id, partner.id))
+    if len(natives) % 2:
+        return None
+    native_ids = {p.id for p in natives}
+    order = [p for p in weigh.shuffled if p.id in native_ids]
+    for p, q in zip(order[::2], order[1::2]):
+        if q.id in p.opponents:
+            return None
+        found.add((p.id, q.id))
+    return found
 
 
 def _pool_matching(weigh: "_Weights", pool: list[Candidate], g: int, down: bool, sparse: bool) -> set | None:
