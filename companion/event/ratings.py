@@ -3,9 +3,10 @@
 *Why openskill and not Glicko-2.*  Both are Bayesian skill ratings with a mean
 and an uncertainty, so a newcomer's rating moves fast and a regular's slowly.
 Glicko-2 is specified for *rating periods* (results batched, then a volatility
-step per period: Glickman's own guide asks for "a reasonably large number of
-games" per period), which a club night with three to seven rounds and players
-who come now and then does not fit; openskill (Weng & Lin's online ranking
+step per period; Glickman's own description, glicko.net/glicko/glicko2.pdf,
+says it works best with an average of at least 10–15 games per player in a
+period), which a club night of three to seven rounds, with players who come
+now and then, does not fit; openskill (Weng & Lin's online ranking
 model, the open-licence relative of TrueSkill) updates after every game, needs
 no period or volatility constant, and its Python package is maintained and
 pure Python.  Its ``ordinal`` (μ − 3σ) is the number shown: it starts at 0 and
