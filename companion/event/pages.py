@@ -85,9 +85,9 @@ h1{font-size:48px;margin:0} .sub{font-size:30px;color:#b9cde4}
 h2{font-size:34px;margin:0 0 10px;color:#9fc3ff} table{width:100%;border-collapse:collapse;table-layout:fixed}
 td,th{padding:5px 10px;text-align:left;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 th{color:#9fb3c8;font-weight:normal;border-bottom:2px solid #2d4763;font-size:0.72em;text-overflow:clip}
-tr:nth-child(even) td{background:#162434} .tbl{font-weight:bold;color:#ffd45c;text-align:right}
+tr:nth-child(even) td{background:#162434} tr[hidden]{display:none} .tbl{font-weight:bold;color:#ffd45c;text-align:right}
 .pts{color:#9fb3c8} .res{color:#a6e3a1} .num{text-align:right;font-variant-numeric:tabular-nums}
-.drop{color:#7d8b99;text-decoration:line-through} .st{font-size:0.62em;color:#f5c26b}
+.drop{color:#7d8b99;text-decoration:line-through} .page{font-size:24px;color:#9fb3c8} .st{font-size:0.62em;color:#f5c26b}
 """
 
 
@@ -104,27 +104,36 @@ def _clock(seconds: int | None) -> str:
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
-def tv_page(state: dict, now: float | None = None, standings_rows: int = 16) -> str:
-    """The room's screen at 1920×1080: round timer, this round's pairings by table, the standings."""
+PAIRINGS_PER_PAGE = 14       # rows readable across a room at 1920×1080 (34 px)
+STANDINGS_PER_PAGE = 16
+PAGE_SECONDS = 12            # a long list turns a page this often
+
+
+def _pages(rows: list[str], per_page: int, kind: str) -> str:
+    """Rows in pages: the first shown, the rest hidden until the page's script turns to them."""
+    return "".join(f"<tr data-{kind}='{i // per_page}'{' hidden' if i >= per_page else ''}>{row}</tr>"
+                   for i, row in enumerate(rows))
+
+
+def tv_page(state: dict, now: float | None = None) -> str:
+    """The room's screen at 1920×1080: round timer, this round's pairings by table, the standings.
+
+    Long lists turn pages every ``PAGE_SECONDS`` (page 1/3 …) instead of shrinking the text."""
     view = public_view(state, now)
-    n = max(len(view["pairings"]), 1)
-    size = 34 if n <= 14 else (28 if n <= 17 else 22)
-    rows_shown = min(len(view["standings"]), max(standings_rows, 8))
-    srow = 28 if rows_shown <= 16 else 22
-    pairs = "".join(
-        f"<tr><td class='tbl'>{'' if p['table'] is None else p['table']}</td>"
+    pair_rows = [
+        f"<td class='tbl'>{'' if p['table'] is None else p['table']}</td>"
         f"<td>{_e(p['a'])} <span class='pts'>{p['a_points']}</span></td>"
         f"<td>{'<i>bye</i>' if p['b'] is None else _e(p['b']) + ' <span class=pts>' + str(p['b_points']) + '</span>'}"
         f"</td><td class='res'>{_e(p['score_and_status'][0])} <span class='st'>{_e(p['score_and_status'][1])}</span>"
-        f"</td></tr>" for p in view["pairings"][:34])
-    more = len(view["pairings"]) - 34
-    if more > 0:
-        pairs += f"<tr><td></td><td colspan=3>… {more} more tables on the players' pages and slips</td></tr>"
-    stand = "".join(
-        f"<tr class='{'drop' if r['dropped'] else ''}'><td class='num'>{r['rank']}</td><td>{_e(r['name'])}</td>"
+        f"</td>" for p in view["pairings"]]
+    stand_rows = [
+        f"<td class='num{' drop' if r['dropped'] else ''}'>{r['rank']}</td>"
+        f"<td class='{'drop' if r['dropped'] else ''}'>{_e(r['name'])}</td>"
         f"<td class='num'>{r['points']}</td><td class='num'>{r['record']}</td>"
         f"<td class='num'>{r['omw'] * 100:.1f}</td><td class='num'>{r['gw'] * 100:.1f}</td>"
-        f"<td class='num'>{r['ogw'] * 100:.1f}</td></tr>" for r in view["standings"][:rows_shown])
+        f"<td class='num'>{r['ogw'] * 100:.1f}</td>" for r in view["standings"]]
+    pair_pages = max(1, -(-len(pair_rows) // PAIRINGS_PER_PAGE))
+    stand_pages = max(1, -(-len(stand_rows) // STANDINGS_PER_PAGE))
     planned = view["rounds_planned"]
     which = f"Round {view['round']}" + (f" of {planned}" if planned else " · until one undefeated")
     if view["over"]:
@@ -136,19 +145,27 @@ def tv_page(state: dict, now: float | None = None, standings_rows: int = 16) -> 
             f"{_e(view['format'])} · {_e(which)}</div></div>"
             f"<div class='timer{' over' if view['seconds_left'] == 0 else ''}' id='timer' "
             f"data-ends='{view['round_ends_at'] or ''}'>{timer}</div></header>"
-            f"<main><section><h2>Pairings</h2><table style='font-size:{size}px'>"
+            f"<main><section><h2>Pairings <span class='page' data-of='{pair_pages}' id='pair-page'>"
+            f"{'1/' + str(pair_pages) if pair_pages > 1 else ''}</span></h2><table style='font-size:34px'>"
             "<colgroup><col style='width:9%'><col style='width:31%'><col style='width:31%'><col style='width:29%'>"
-            f"</colgroup><tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>{pairs}</table>"
-            f"</section><section><h2>Standings</h2><table style='font-size:{srow}px'>"
+            "</colgroup><tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>"
+            f"{_pages(pair_rows, PAIRINGS_PER_PAGE, 'pair')}</table>"
+            f"</section><section><h2>Standings <span class='page' data-of='{stand_pages}' id='stand-page'>"
+            f"{'1/' + str(stand_pages) if stand_pages > 1 else ''}</span></h2><table style='font-size:28px'>"
             "<colgroup><col style='width:7%'><col style='width:34%'><col style='width:9%'><col style='width:14%'>"
             "<col style='width:12%'><col style='width:12%'><col style='width:12%'></colgroup>"
-            f"<tr><th class='num'>#</th><th>Player</th><th class='num'>Pts</th><th class='num'>W–L–D</th>"
-            f"<th class='num'>OMW%</th><th class='num'>GW%</th><th class='num'>OGW%</th></tr>{stand}</table>"
-            f"</section></main>")
+            "<tr><th class='num'>#</th><th>Player</th><th class='num'>Pts</th><th class='num'>W–L–D</th>"
+            "<th class='num'>OMW%</th><th class='num'>GW%</th><th class='num'>OGW%</th></tr>"
+            f"{_pages(stand_rows, STANDINGS_PER_PAGE, 'stand')}</table></section></main>")
     script = ("<script>(function(){var t=document.getElementById('timer');var e=parseFloat(t.dataset.ends);"
-              "if(!e)return;function f(){var s=Math.max(0,Math.floor(e-Date.now()/1000));"
+              "function f(){var s=Math.max(0,Math.floor(e-Date.now()/1000));"
               "t.textContent=String(Math.floor(s/60)).padStart(2,'0')+':'+String(s%60).padStart(2,'0');"
-              "if(!s)t.className='timer over';}f();setInterval(f,1000);})();</script>")
+              "if(!s)t.className='timer over';}if(e){f();setInterval(f,1000);}"
+              "var turn=0;function page(kind){var label=document.getElementById(kind+'-page');"
+              "var of=parseInt(label.dataset.of);if(of<2)return;var k=turn%of;"
+              "document.querySelectorAll('tr[data-'+kind+']').forEach(function(r){"
+              "r.hidden=parseInt(r.getAttribute('data-'+kind))!==k;});label.textContent=(k+1)+'/'+of;}"
+              f"setInterval(function(){{turn++;page('pair');page('stand');}},{PAGE_SECONDS * 1000});}})();</script>")
     return _page(f"{view['name']} — {which}", body, script=script)
 
 

@@ -22,9 +22,9 @@ def run(url: str, *extra: str, timeout: float = 60) -> str:
     return out.stdout
 
 
-def dom(path) -> str:
-    """The page's DOM as Chromium has it after its scripts ran."""
-    return run(f"file://{path}", "--virtual-time-budget=3000", "--dump-dom")
+def dom(path, after_ms: int = 3000) -> str:
+    """The page's DOM as Chromium has it after its scripts ran for ``after_ms`` of virtual time."""
+    return run(f"file://{path}", f"--virtual-time-budget={after_ms}", "--dump-dom")
 
 
 def screenshot(path, png, size="1920,1080") -> None:
