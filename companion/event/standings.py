@@ -22,6 +22,7 @@ by the organiser, or a bye; a reported, unconfirmed or disputed one does not.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -80,10 +81,6 @@ class Row:
                 "ogw": round(float(self.ogw), 4)}
 
 
-def _floor(num: int, den: int) -> Fraction:
-    return max(FLOOR, Fraction(num, den)) if den else FLOOR
-
-
 def compute(state: dict) -> list[Row]:
     """The standings of the event from its settled results (see the module's docstring), best first."""
     rows = {p["id"]: Row(p["id"], p["name"], dropped=p.get("dropped") is not None) for p in state["players"]}
@@ -110,15 +107,21 @@ def compute(state: dict) -> list[Row]:
         else:
             opponents[m.a].append(m.b)
             opponents[m.b].append(m.a)
+    # Exact and fast: every percentage as an integer over one common denominator ``scale`` (a multiple
+    # of 100 and of every 3 × rounds or games played), turned into a Fraction only once per player.
+    dens = {100} | {3 * n for n in played.values() if n} | {3 * r.games_played for r in rows.values() if r.games_played}
+    scale = math.lcm(*dens)
+    floor = 33 * scale // 100
+    mw = {pid: max(floor, rows[pid].points * scale // (3 * n)) if n else floor for pid, n in played.items()}
+    gw = {pid: max(floor, r.game_points * scale // (3 * r.games_played)) if r.games_played else floor
+          for pid, r in rows.items()}
     for pid, row in rows.items():
-        row.mw = _floor(row.points, 3 * played[pid])
-        row.gw = _floor(row.game_points, 3 * row.games_played)
-        row.opponents = tuple(opponents[pid])
-    for row in rows.values():
-        opp = [rows[o] for o in row.opponents]
+        opp = opponents[pid]
+        row.opponents = tuple(opp)
+        row.mw, row.gw = Fraction(mw[pid], scale), Fraction(gw[pid], scale)
         if opp:
-            row.omw = sum((o.mw for o in opp), Fraction(0)) / len(opp)
-            row.ogw = sum((o.gw for o in opp), Fraction(0)) / len(opp)
+            row.omw = Fraction(sum(mw[o] for o in opp), scale * len(opp))
+            row.ogw = Fraction(sum(gw[o] for o in opp), scale * len(opp))
     coin = random.Random(f"standings:{state['seed']}")
     coins = {pid: coin.random() for pid in sorted(rows)}
     ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.omw, -r.gw, -r.ogw, coins[r.id]))
