@@ -182,11 +182,13 @@ def _pool_matching(weigh: "_Weights", pool: list[Candidate], g: int, down: bool,
         # exists in it unless rematches cut it; the complete pool is the fallback
         native_ids = {p.id for p in natives}
         ring = [p for p in weigh.shuffled if p.id in native_ids]
-        pairs = {(ring[k], ring[(k + d) % len(ring)]) for k in range(len(ring))
-                 for d in range(1, SPARSE_PARTNERS + 1)}
+        pairs = [(ring[k], ring[(k + d) % len(ring)]) for k in range(len(ring))
+                 for d in range(1, SPARSE_PARTNERS + 1)]
     else:
-        pairs = {(p, q) for i, p in enumerate(natives) for q in natives[i + 1:]}
-    pairs |= {(f, q) for i, f in enumerate(floating) for q in floating[i + 1:] + natives}
+        pairs = [(p, q) for i, p in enumerate(natives) for q in natives[i + 1:]]
+    pairs += [(f, q) for i, f in enumerate(floating) for q in floating[i + 1:] + natives]
+    # a list, never a set: networkx breaks ties by the order edges were added, and a set's order
+    # changes from one process to the next (string hashing), which would change the pairings
     for p, q in pairs:
         if q.id not in p.opponents:
             cost = (weigh.group[p.id] - weigh.group[q.id]) ** 2 * unit + weigh.noise(p, q)

@@ -47,3 +47,18 @@ def test_an_event_stored_in_sqlite_replays_to_the_same_standings(tmp_path):
         stored = again.state(event_id)
         assert checks.standings_agree(again.log(event_id), stored)
         assert [r["pairings"] for r in stored["rounds"]] == [r["pairings"] for r in state["rounds"]]
+
+
+def test_the_same_seed_pairs_the_same_in_another_process():
+    """Another Python process (another string-hash seed) must pair the same event identically."""
+    import os
+    import subprocess
+    import sys
+    script = ("import hashlib, json\nfrom companion.event import checks\n"
+              "logs = [checks.random_event(s, min_players=20, max_players=60, check_determinism='none')[0]\n"
+              "        for s in range(31, 37)]\n"
+              "print(hashlib.sha256(json.dumps([[a.get('pairings') for a in log] for log in logs]).encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+               for seed in (1, 2)}
+    assert len(digests) == 1
