@@ -255,7 +255,8 @@ def _sparkline(values: list[float], width: int = 220, height: int = 36) -> str:
     span = (hi - lo) or 1.0
     pts = " ".join(f"{i * width / (len(values) - 1):.1f},{height - (v - lo) / span * (height - 4) - 2:.1f}"
                    for i, v in enumerate(values))
-    return (f"<svg width='{width}' height='{height}' role='img' aria-label='rating history'>"
+    return (f"<svg width='{width}' height='{height}' viewBox='0 0 {width} {height}' preserveAspectRatio='none' "
+            "role='img' aria-label='rating history'>"
             f"<polyline fill='none' stroke='#ffd45c' stroke-width='3' points='{pts}'/></svg>")
 
 
