@@ -63,12 +63,32 @@ class Row:
     game_points: int = 0
     games_played: int = 0
     opponents: tuple = ()
-    mw: Fraction = FLOOR
-    gw: Fraction = FLOOR
-    omw: Fraction = FLOOR
-    ogw: Fraction = FLOOR
     rank: int = 0
     dropped: bool = False
+    # the four percentages as integers over ``scale`` (the opponents' ones over ``scale`` × ``spread``):
+    # exact, and compared as plain integers when ranking
+    scale: int = 100
+    spread: int = 1
+    mw_n: int = 33
+    gw_n: int = 33
+    omw_n: int = 33
+    ogw_n: int = 33
+
+    @property
+    def mw(self) -> Fraction:
+        return Fraction(self.mw_n, self.scale)
+
+    @property
+    def gw(self) -> Fraction:
+        return Fraction(self.gw_n, self.scale)
+
+    @property
+    def omw(self) -> Fraction:
+        return Fraction(self.omw_n, self.scale * self.spread)
+
+    @property
+    def ogw(self) -> Fraction:
+        return Fraction(self.ogw_n, self.scale * self.spread)
 
     @property
     def record(self) -> str:
@@ -77,8 +97,8 @@ class Row:
     def as_dict(self) -> dict:
         return {"rank": self.rank, "id": self.id, "name": self.name, "points": self.points,
                 "record": self.record, "byes": self.byes, "dropped": self.dropped,
-                "omw": round(float(self.omw), 4), "gw": round(float(self.gw), 4),
-                "ogw": round(float(self.ogw), 4)}
+                "omw": round(self.omw_n / (self.scale * self.spread), 4), "gw": round(self.gw_n / self.scale, 4),
+                "ogw": round(self.ogw_n / (self.scale * self.spread), 4)}
 
 
 def compute(state: dict) -> list[Row]:
@@ -108,23 +128,27 @@ def compute(state: dict) -> list[Row]:
             opponents[m.a].append(m.b)
             opponents[m.b].append(m.a)
     # Exact and fast: every percentage as an integer over one common denominator ``scale`` (a multiple
-    # of 100 and of every 3 × rounds or games played), turned into a Fraction only once per player.
+    # of 100 and of every 3 × rounds or games played); an average over k opponents is multiplied by
+    # spread / k, spread being a multiple of every k, so that all compare as integers.
     dens = {100} | {3 * n for n in played.values() if n} | {3 * r.games_played for r in rows.values() if r.games_played}
     scale = math.lcm(*dens)
     floor = 33 * scale // 100
     mw = {pid: max(floor, rows[pid].points * scale // (3 * n)) if n else floor for pid, n in played.items()}
     gw = {pid: max(floor, r.game_points * scale // (3 * r.games_played)) if r.games_played else floor
           for pid, r in rows.items()}
+    spread = math.lcm(*({1} | {len(o) for o in opponents.values() if o}))
     for pid, row in rows.items():
         opp = opponents[pid]
         row.opponents = tuple(opp)
-        row.mw, row.gw = Fraction(mw[pid], scale), Fraction(gw[pid], scale)
+        row.scale, row.spread, row.mw_n, row.gw_n = scale, spread, mw[pid], gw[pid]
         if opp:
-            row.omw = Fraction(sum(mw[o] for o in opp), scale * len(opp))
-            row.ogw = Fraction(sum(gw[o] for o in opp), scale * len(opp))
+            row.omw_n = sum(mw[o] for o in opp) * (spread // len(opp))
+            row.ogw_n = sum(gw[o] for o in opp) * (spread // len(opp))
+        else:
+            row.omw_n = row.ogw_n = floor * spread
     coin = random.Random(f"standings:{state['seed']}")
     coins = {pid: coin.random() for pid in sorted(rows)}
-    ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.omw, -r.gw, -r.ogw, coins[r.id]))
+    ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.omw_n, -r.gw_n, -r.ogw_n, coins[r.id]))
     for i, row in enumerate(ordered):
         row.rank = i + 1
     return ordered
