@@ -22,7 +22,18 @@ weights encode the customary priorities, strictly in this order:
 
 Each unit is larger than everything below it can add up to in a round, so the
 order is exact, not a matter of tuning (all weights are integers, which
-networkx then handles exactly).  Tables go to the pairings in rank order
+networkx then handles exactly).
+
+That whole-round matching costs seconds at 128 players, so a round is first
+paired the customary way, score group by score group (:func:`_by_groups`):
+the bye to the lowest-ranked player without one; each group from the top,
+with the players paired down into it; an odd group sends its lowest-ranked
+player down.  A group that pairs off in the seeded order without a rematch
+needs no matching (:func:`_pool_in_order`); one that does not is decided by
+networkx's matching on that group (:func:`_pool_matching`); and when a group
+cannot be paired without a rematch at all, the whole round is matched at once
+(:func:`_whole_round`) — so a rematch is only ever paired when the matching of
+the whole round could not avoid it.  Tables go to the pairings in rank order
 (table 1 the top pairing), then are swapped between neighbouring pairings so
 nobody sits at the table they had last round (:func:`assign_tables`).
 """
