@@ -102,7 +102,11 @@ def pair_round(players: list[Candidate], seed: int, round_number: int) -> list[P
             remaining_by_group[group[p.id]] = remaining_by_group.get(group[p.id], 0) + 1
     pairs.sort(key=lambda pq: (-(by_id[pq[0]].points + by_id[pq[1]].points), by_id[pq[0]].rank))
     tables = assign_tables([(by_id[a], by_id[b]) for a, b in pairs])
-    out = [Pairing(t, a, b, _why(by_id[a], by_id[b], remaining_by_group, group, players, bye_player))
+    came_down: dict[int, int] = {}                  # players paired down into each group from above
+    for a, b in pairs:
+        if group[a] < group[b]:
+            came_down[group[b]] = came_down.get(group[b], 0) + 1
+    out = [Pairing(t, a, b, _why(by_id[a], by_id[b], remaining_by_group, came_down, group, players, bye_player))
            for t, (a, b) in zip(tables, pairs)]
     if bye_player is not None:
         out.append(Pairing(None, bye_player, None, _why_bye(by_id[bye_player], bye_eligible)))
@@ -311,8 +315,8 @@ def _pts(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
-def _why(p: Candidate, q: Candidate, remaining: dict[int, int], group: dict[str, int],
-         players: list[Candidate], bye_player: str | None) -> str:
+def _why(p: Candidate, q: Candidate, remaining: dict[int, int], came_down: dict[int, int],
+         group: dict[str, int], players: list[Candidate], bye_player: str | None) -> str:
     if q.id in p.opponents:
         return (f"{p.name} and {q.name} meet again: no pairing of this round avoids every rematch, "
                 f"and this one needs the fewest")
@@ -320,7 +324,11 @@ def _why(p: Candidate, q: Candidate, remaining: dict[int, int], group: dict[str,
         return f"{p.name} and {q.name} both have {_pts(p.points)}"
     # a pair-down: say why the higher player could not stay in their group
     size = remaining.get(group[p.id], 0)
-    if size % 2:
+    joined = came_down.get(group[p.id], 0)
+    if (size + joined) % 2 and joined:
+        reason = (f"the player{'s' if joined > 1 else ''} paired down into the {_pts(p.points)} group "
+                  f"left it with an odd number")
+    elif size % 2:
         reason = f"the {_pts(p.points)} group has an odd number of players ({size})"
     else:
         unplayed = [c for c in players if c.points == p.points and c.id not in (p.id, bye_player)

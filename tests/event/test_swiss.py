@@ -113,3 +113,16 @@ def test_dropped_players_are_not_paired_and_late_entries_are():
     state = start(state)
     ids = {x for p in state["rounds"][-1]["pairings"] for x in (p["a"], p["b"]) if x}
     assert "p2" not in ids and "p7" in ids and len(ids) == 6
+
+
+def test_a_pair_down_into_a_group_that_makes_it_odd_is_said_so():
+    c = swiss.Candidate
+    players = [c("a", "Ann", 9, 0, frozenset(), 0), c("b", "Bob", 6, 1, frozenset(), 0),
+               c("c", "Cid", 6, 2, frozenset(), 0), c("d", "Dee", 3, 3, frozenset(), 0),
+               c("e", "Eve", 3, 4, frozenset(), 0), c("f", "Fay", 3, 5, frozenset(), 0)]
+    why = {frozenset((p.a, p.b)): p.why for p in swiss.pair_round(players, seed=1, round_number=4)}
+    assert why[frozenset(("a", "b"))] == ("Ann paired down from 9 points to Bob (6 points) because the 9 points "
+                                          "group has an odd number of players (1)")
+    down = [w for pair, w in why.items() if "c" in pair]
+    assert down[0].startswith("Cid paired down from 6 points to ")
+    assert down[0].endswith("because the player paired down into the 6 points group left it with an odd number")
