@@ -64,7 +64,7 @@ def _one(seed: int) -> dict:
         log, state, problems, figures = checks.random_event(seed)
     except Exception as exc:                      # a refusal or a crash is a finding, not the end of the run
         return {"problems": [f"seed {seed}: crashed: {exc!r}"], "players": 0, "rounds": 0, "rematches": 0,
-                "byes": 0, "late": 0, "drops": 0}
+                "byes": 0, "late": 0, "drops": 0, "seatings": 0, "same_table_again": 0}
     if not checks.standings_agree(log, state):
         problems.append(f"seed {seed}: standings differ from the recomputation from the log")
     return {"problems": problems, **figures}
@@ -75,7 +75,7 @@ def property_run(events: int, first_seed: int = 1, workers: int | None = None, p
     began = time.perf_counter()
     workers = workers or min(2, os.cpu_count() or 1)
     totals = {"events": 0, "rounds": 0, "players_min": None, "players_max": 0, "rematches_forced": 0,
-              "byes": 0, "late_entries": 0, "drops": 0}
+              "byes": 0, "late_entries": 0, "drops": 0, "seatings": 0, "same_table_as_last_round": 0}
     kinds = {"avoidable_rematches": "avoidable rematch", "second_byes": "second bye",
              "players_left_out": "not every active player", "standings_mismatch": "standings differ",
              "pairings_differ_for_same_seed": "paired differently", "wrong_bye_count": " byes for ",
@@ -95,6 +95,8 @@ def property_run(events: int, first_seed: int = 1, workers: int | None = None, p
             totals["byes"] += out["byes"]
             totals["late_entries"] += out["late"]
             totals["drops"] += out["drops"]
+            totals["seatings"] += out.get("seatings", 0)
+            totals["same_table_as_last_round"] += out.get("same_table_again", 0)
             for problem in out["problems"]:
                 for key, words in kinds.items():
                     if words in problem:

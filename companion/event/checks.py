@@ -32,7 +32,8 @@ def random_event(seed: int, *, min_players: int = 8, max_players: int = 128, che
             "seed": seed, "at": 0}]
     state = moves.apply(None, log[0])
     problems: list[str] = []
-    figures = {"players": n, "rounds": 0, "rematches": 0, "byes": 0, "late": 0, "drops": 0}
+    figures = {"players": n, "rounds": 0, "rematches": 0, "byes": 0, "late": 0, "drops": 0, "seatings": 0,
+               "same_table_again": 0}
 
     def act(action):
         nonlocal state
@@ -67,6 +68,8 @@ def random_event(seed: int, *, min_players: int = 8, max_players: int = 128, che
         problems += [f"seed {seed} round {number}: {p}" for p in found["problems"]]
         figures["rematches"] += found["rematches"]
         figures["byes"] += found["bye"]
+        figures["same_table_again"] += found["same_table_again"]
+        figures["seatings"] += 2 * sum(1 for p in state["rounds"][-1]["pairings"] if p["b"] is not None)
         figures["rounds"] += 1
         for p in state["rounds"][-1]["pairings"]:
             if p["b"] is None:
@@ -110,7 +113,9 @@ def check_round(before: dict, pairings: list[dict]) -> dict:
         problems.append(f"avoidable rematch: {rematches}")
     if any(not p.get("why") for p in pairings):
         problems.append("a pairing without its explanation")
-    return {"problems": problems, "rematches": len(rematches), "bye": len(byes)}
+    again = sum(1 for p in pairings if p["b"] is not None
+                for x in (p["a"], p["b"]) if cands[x].last_table == p["table"])
+    return {"problems": problems, "rematches": len(rematches), "bye": len(byes), "same_table_again": again}
 
 
 def rematch_free_pairing_exists(cands: dict) -> bool:
