@@ -85,9 +85,6 @@ def property_run(events: int, first_seed: int = 1, workers: int | None = None, p
     with ProcessPoolExecutor(workers) as pool:
         for out in pool.map(_one, range(first_seed, first_seed + events), chunksize=4):
             totals["events"] += 1
-            if progress and totals["events"] % 250 == 0:       # a partial result survives an interruption
-                print(json.dumps({**totals, **counts, "wall_clock_s": round(time.perf_counter() - began, 1)}),
-                      file=sys.stderr, flush=True)
             totals["rounds"] += out["rounds"]
             totals["players_min"] = min(out["players"], totals["players_min"] or out["players"])
             totals["players_max"] = max(out["players"], totals["players_max"])
@@ -102,6 +99,9 @@ def property_run(events: int, first_seed: int = 1, workers: int | None = None, p
                     if words in problem:
                         counts[key] += 1
                 examples = (examples + [problem])[:5]
+            if progress and totals["events"] % 250 == 0:       # a partial result survives an interruption
+                print(json.dumps({**totals, **counts, "wall_clock_s": round(time.perf_counter() - began, 1)}),
+                      file=sys.stderr, flush=True)
     return {**totals, **counts, "examples": examples, "workers": workers,
             "wall_clock_s": round(time.perf_counter() - began, 1)}
 
