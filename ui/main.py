@@ -109,6 +109,13 @@ def bench_hostile(args) -> int:
     return 0
 
 
+def bench_deckcheck(args) -> int:
+    """Issue 28: a 50-card deck check on the emulated table (hardware/deck_bench.py)."""
+    from hardware.deck_bench import bench_deck_check
+    cli._json(bench_deck_check(checks=args.plays))
+    return 0
+
+
 def bench_ui(args) -> int:
     from ui.bench import bench_ui
     cli._json(bench_ui(seconds=args.seconds))
@@ -128,7 +135,8 @@ def bench_ui_child(args) -> int:
 
 
 WIRING = {"run": cmd_run, "doctor": cmd_doctor, "bench rfid": bench_rfid, "bench leds": bench_leds,
-          "bench hostile": bench_hostile, "bench ui": bench_ui, "bench ui-child": bench_ui_child}
+          "bench hostile": bench_hostile,
+          "bench deckcheck": bench_deckcheck, "bench ui": bench_ui, "bench ui-child": bench_ui_child}
 
 
 def main(argv: list[str] | None = None) -> int:
