@@ -193,6 +193,10 @@ def cmd_bench(args) -> int:
         from hardware.bench import bench_rfid
         _json(bench_rfid(seconds=args.seconds, plays=args.plays))
         return 0
+    if args.what == "hands":
+        from hardware.hands_bench import GAMES, bench_hands
+        _json(bench_hands(gestures=args.plays, games=[args.game] if args.game else GAMES))
+        return 0
     if args.what == "leds":
         from hardware.led_bench import bench_leds
         _json(bench_leds(seconds=args.seconds))
@@ -339,12 +343,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo"])
+    b.add_argument("what", choices=["engines", "rfid", "hands", "leds", "ui", "ui-child", "solo"])
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
+    b.add_argument("--game", help="only this engine (bench engines); the game (bench solo, bench hands)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
     b.add_argument("--plays", type=_positive_int, default=1000,
-                   help="simulated plays per game table and spidev overhead (bench rfid)")
+                   help="simulated plays per game table and spidev overhead (bench rfid); "
+                        "gestures of each kind per game table (bench hands)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
     b.set_defaults(func=cmd_bench)

@@ -176,8 +176,12 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     bridge_debouncer = Debouncer()
     bridge_events: list = []
 
+    def bridge_now() -> float:
+        """The time the bridge's reads happen at: the emulated board's modelled clock, or the host's."""
+        return emulated_boards[0].clock.now if emulated_boards else time.monotonic()
+
     def bridge_feed(pad, uids, card_ids=None):
-        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic(), card_ids))
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, bridge_now(), card_ids))
 
     for b in bridges:
         if emulate:
@@ -188,7 +192,8 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             problems.append(b.detail)
     for board in emulated_boards:
         board.bridge.start()
-        for _ in range(3):
+        until = board.clock.now + bridge_debouncer.lift_s        # long enough for a card to count
+        while board.clock.now < until:
             board.bridge.poll_once()
     for b in bridges:
         if b.connected and b.versions:
@@ -204,8 +209,10 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         say("")
         say(f"Live reads for {seconds:g} s (put a card on each pad):")
         debouncer = Debouncer()
+        now = (lambda: table.model.now) if getattr(table, "model", None) is not None else time.monotonic
         last: dict[str, list[str]] = {}
         end = time.monotonic() + seconds
+        modelled_end = now() + debouncer.lift_s + 0.1
         polls = 0
         while True:
             for r in working:
@@ -214,13 +221,17 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
                 polls += 1
                 if uids is None:
                     continue
-                for ev in debouncer.feed(r.pad, uids, time.monotonic()):
+                for ev in debouncer.feed(r.pad, uids, now()):
                     say(f"    pad {ev.pad}: card {ev.uid} {'put down' if ev.kind == 'seen' else 'lifted'}")
                 last[r.pad] = uids
-            if time.monotonic() >= end or not working:
+            if not working:
                 break
-            if table is not None and polls >= 20 * max(1, len(working)):
-                break                      # emulated: modelled time, no point in waiting for hands
+            if table is not None:
+                if now() >= modelled_end:
+                    break                  # emulated: modelled time, no point in waiting for hands
+                continue
+            if time.monotonic() >= end:
+                break
             time.sleep(0.02)
         for r in working:
             on = last.get(r.pad, [])

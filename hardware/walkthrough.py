@@ -23,11 +23,15 @@ with Enter) or a :class:`ScriptedBuilder` (the emulated table, for tests and
 from __future__ import annotations
 
 import json
+import math
 import platform
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from hardware.emulator.physics import crosstalk_p
+from hardware.readers import CROSSTALK_CM
 
 POLLS = 20
 TAP_CYCLES = 60                 # poll cycles a tap step watches (a person gets TAP_SECONDS)
@@ -51,6 +55,8 @@ class PadReport:
     crosstalk: dict = field(default_factory=dict)       # other pad → polls that read this pad's card
     stack_both_rate: float | None = None
     stack_each: dict = field(default_factory=dict)
+    pile_all_rate: float | None = None                   # polls that read all of three stacked cards
+    pile_announced: bool | None = None                   # did the table tell the players it cannot read them
     taps_seen: int | None = None
     across: str | None = None
     skipped: bool = False
@@ -104,6 +110,9 @@ class ScriptedBuilder:
         elif step.kind == "stack":
             chips[step.pad].place(self.table.tag(self._card()), (0, 0))
             chips[step.pad].place(self.table.tag(self._card()), (0, self.stack_offset))
+        elif step.kind == "pile3":
+            for n in range(3):
+                chips[step.pad].place(self.table.tag(CARD.format(0xF0 + n)), (0, n * self.stack_offset))
         elif step.kind == "across":
             tag = self.table.tag(self._card())
             chips[step.pad].place(tag, (0, 0))
@@ -163,9 +172,9 @@ class Walkthrough:
         self.events: list = []
         original = table.feed
 
-        def feed(pad, uids, card_ids=None):
+        def feed(pad, uids, card_ids=None, unresolved=False):
             self.raw.append((pad, list(uids)))
-            return original(pad, uids, card_ids)
+            return original(pad, uids, card_ids, unresolved)
         table.feed = feed
 
     def say(self, line: str = "") -> None:
@@ -175,7 +184,7 @@ class Walkthrough:
         pads = list(self.table.pads)
         plan = getattr(self.table, "plan", None)
         if plan is not None and plan.positions.get(pad) is not None:
-            return [p for p in pads if p != pad and plan.near(pad, p)]
+            return [p for p in pads if p != pad and p in plan.positions and plan.near(pad, p)]
         i = pads.index(pad)
         return [pads[j] for j in (i - 1, i + 1) if 0 <= j < len(pads)]
 
@@ -247,6 +256,16 @@ class Walkthrough:
                 rep.stack_both_rate = round(sum(1 for m in mine if len(m) >= 2) / max(1, len(mine)), 2)
                 self._clear(step)
 
+            step = Step("pile3", pad, text=f"  2b. Put THREE cards on pad {pad}, one on top of the other.")
+            if self.builder.prepare(step):
+                before = len(self.events)
+                self.raw.clear()
+                self._cycles(POLLS)
+                mine = [set(u) for p, u in self.raw if p == pad]
+                rep.pile_all_rate = round(sum(1 for m in mine if len(m) >= 3) / max(1, len(mine)), 2)
+                rep.pile_announced = any(e.pad == pad and e.kind == "unread" for e in self.events[before:])
+                self._clear(step)
+
             step = Step("tap5", pad, text=f"  3. Tap FIVE cards on pad {pad}, one after another: lay each down "
                                           f"for a moment, then onto a pile beside the pad.")
             if self.builder.prepare(step):
@@ -260,7 +279,9 @@ class Walkthrough:
             if others:
                 step = Step("across", pad, others[0], text=f"  4. Lay one card ACROSS pads {pad} and {others[0]}.")
                 if self.builder.prepare(step):
-                    self._cycles(3)
+                    until = self.clock() + self.table.debouncer.lift_s
+                    while self.clock() < until and not self.table.conflicts():
+                        self.table.poll_cycle()
                     conflicts = [c for c in self.table.conflicts() if set(c.pads) >= {pad, others[0]}]
                     seen_on = {p for p, u in self.raw[-2 * len(pads):] if u}
                     rep.across = ("reported as lying across two pads" if conflicts else
@@ -270,7 +291,9 @@ class Walkthrough:
 
     def _clear(self, step: Step) -> None:
         self.builder.finish(step)
-        self._cycles(self.table.debouncer.misses_to_remove + 1)
+        until = self.clock() + self.table.debouncer.lift_s + 0.05     # the debouncer's removal window
+        while self.clock() < until:
+            self.table.poll_cycle()
 
     def _report(self, reports: dict, empty_cycle: float) -> dict:
         plan = getattr(self.table, "plan", None)
@@ -284,6 +307,15 @@ class Walkthrough:
             for other, n in r.crosstalk.items():
                 advice.append(f"pad {r.pad}: its card was read {n} times by pad {other} — put the pads at least "
                               f"10 cm apart or switch fields ([reading] fields = \"switched\")")
+            if plan is not None and not plan.switched:
+                for other in self.neighbours(r.pad):
+                    at = math.dist(plan.positions[r.pad], plan.positions[other])
+                    if at < CROSSTALK_CM and other not in r.crosstalk:
+                        per_hour = crosstalk_p(at) * 3600 / max(1e-3, empty_cycle / 1000)
+                        advice.append(f"pad {r.pad}: pad {other} lies {at:g} cm away with fields on — too few polls "
+                                      f"here to see it, but expect about {per_hour:.0f} false reads an hour "
+                                      f"(miguelbalboa/rfid#589); put the pads at least 10 cm apart or switch "
+                                      f"fields ([reading] fields = \"switched\")")
             modes = {layout.mode_of(r.pad) for layout in self.profile.layouts.values()
                      if r.pad in layout.pad_to_zone}
             if r.stack_both_rate is not None and r.stack_both_rate < 0.9 and "tap" in modes and "hold" not in modes:
@@ -291,6 +323,17 @@ class Walkthrough:
             elif r.stack_both_rate is not None and r.stack_both_rate < 0.9:
                 advice.append(f"pad {r.pad}: two stacked cards are both read in only {r.stack_both_rate:.0%} of "
                               f"polls — use it as a tap pad, or hold at most two cards with stickers offset")
+            if r.pile_all_rate is not None:
+                # MFRC522s read two stacked cards and time out on three (the PiicoDev report): explain per mode
+                if r.pile_all_rate >= 0.9:
+                    pass                  # a reader that reads piles: nothing to say
+                elif not r.pile_announced:
+                    advice.append(f"pad {r.pad}: three stacked cards were neither read nor announced — check the "
+                                  f"reader's wiring (a pile must at least answer REQA) and report it")
+                elif "hold" in modes:
+                    advice.append(f"pad {r.pad} (hold): three stacked cards cannot be read (all three in "
+                                  f"{r.pile_all_rate:.0%} of polls); the companion asks the players to lay "
+                                  f"them one at a time — hold at most two cards here")
             if r.taps_seen is not None and r.taps_seen < 5:
                 advice.append(f"pad {r.pad}: {r.taps_seen} of 5 taps seen — hold each card on the pad a moment "
                               f"longer, and keep the pile off the antenna")

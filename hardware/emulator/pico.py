@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hardware import ntag
 from hardware.bridge import protocol
-from hardware.emulator.chip import EmulatedRC522, ModelClock
+from hardware.emulator.chip import RP2040_TRANSFER_S, EmulatedRC522, ModelClock
 from hardware.rc522 import pcd
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware_config" / "bridge"
@@ -153,7 +153,8 @@ class MicroPythonBoard:
         self.reset = ResetPin(reset_gp, value=0)
         cs_numbers = list(cs_pins if cs_pins is not None else range(channels))
         self.cs = {n: Pin(n) for n in cs_numbers}
-        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset) for _ in cs_numbers]
+        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset, host_overhead=RP2040_TRANSFER_S)
+                      for _ in cs_numbers]
         self.spi = PicoSPI({self.cs[n]: chip for n, chip in zip(cs_numbers, self.chips)})
         self.raw_lines: list[bytes] = []    # every line the firmware wrote, as bytes
         self.lines: list[str] = []          # the same, as text

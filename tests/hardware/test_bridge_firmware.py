@@ -166,7 +166,7 @@ def test_card_ids_are_read_on_bridge_pads_whatever_the_tags_hold(board):
             tag.memory[16:16 + len(memory)] = memory
         board.chips[ch].place(tag)
     reader = BridgeReader(ReaderSpec("pico", "bridge", tuple(f"p{n}" for n in range(16)), port="/dev/null"))
-    debouncer, events = Debouncer(), []
+    debouncer, events = Debouncer(settle_s=0), []    # fed at one instant: a read is a placement
     reader.start(lambda pad, uids, card_ids=None: events.extend(debouncer.feed(pad, uids, 0.0, card_ids)),
                  background=False)
     for line in board.run_lines(3 * 16, "POLL"):

@@ -8,6 +8,7 @@ from companion.table import GONE, SEEN, ProfileError, load_profile, parse_profil
 from hardware.emulator.table import EmulatedTable
 from hardware.readers import gpio_cs_node, reader_specs
 from hardware.sources import SimulatedTable, open_table_source
+from .conftest import settle
 
 TABLES = Path(__file__).resolve().parents[2] / "firmware_config" / "tables"
 
@@ -135,8 +136,9 @@ def test_hardware_and_gpio_chip_selects_on_one_bus_reach_the_right_readers(monke
     for r in table.readers:
         r.transport._sleep = model.sleep
     events = []
+    table.clock = lambda: model.now                           # the debouncer's windows in modelled time
     table.start(events.append, background=False)
-    table.poll_cycle()
+    settle(table, model)
     assert sorted((e.pad, e.uid) for e in events) == [("pa", "A1B2C3D4"), ("pb", "04A1B2C3D4E5F6"), ("pg", "C0FFEE01")]
     assert bus.mode_switches >= 2
     table.close()
@@ -198,7 +200,7 @@ def _two_reader_table():
     table.start(events.append)
     table.chips["p1"].place(table.tag("04A1B2C3D4E5F6"))
     table.chips["p2"].place(table.tag("A1B2C3D4"))
-    table.poll_cycle()
+    settle(table, model)
     assert len(events) == 2
     return table, model, events
 
