@@ -215,12 +215,15 @@ def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = Fals
     table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now, plan=plan,
                           physics=Physics(ideal=ideal, seed=seed), host_overhead=overhead)
     from hardware.emulator.chip import RP2040_TRANSFER_S
+    from hardware.emulator.pico import pinmap_fields
+    bridge_switched = pinmap_fields() == "switched"      # what the shipped firmware does, whatever the profile says
     for reader in profile.raw.get("readers", []):
         if reader.get("kind") == "bridge":
             for pad in reader.get("pads", []):
                 # the Pico's MicroPython pays its own per-transaction cost; polled in turn with the Pi's
                 # readers on one modelled clock, which overstates a cycle (the two poll side by side)
                 table.chips[pad].host_overhead = RP2040_TRANSFER_S
+                next(r for r in table.readers if r.pad == pad).switched = bridge_switched
     return table
 
 

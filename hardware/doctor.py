@@ -204,6 +204,18 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     say(f"Pads: {', '.join(prof.pads)}")
     plan = reading_plan(prof)
     say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
+    for b in bridges:
+        if b.fields is None:
+            continue
+        # what the bridge firmware really does, from its own HELLO line
+        say(f"    {b.spec.id}: the firmware's fields are {b.fields}")
+        if b.fields == "update":
+            problems.append(f"the reader bridge {b.spec.id} booted in update mode (GP22 held to GND), so it reads "
+                            f"no cards: take the jumper off and press RUN (or unplug and plug its USB cable)")
+        elif b.fields != plan.fields:
+            problems.append(f"the reader bridge {b.spec.id} keeps its fields {b.fields} but the profile asks for "
+                            f"{plan.fields}: set FIELDS = \"{plan.fields}\" in pinmap.py and update the firmware "
+                            f"(docs/hardware/bridge.md, \"Updating the firmware\")")
     working = [r for r in readers if r.ok]
     if working or any(b.connected for b in bridges):
         say("")

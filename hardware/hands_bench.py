@@ -179,8 +179,11 @@ def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1) -> dict:
         table, layout, bridge_pads = game_table(game, seed)
         debouncer = table.debouncer
         result = run_gestures(table, layout, gestures, seed)
+        from hardware.emulator.pico import pinmap_fields
         out["games"][game] = {"pads": len(table.pads), "fields": table.plan.fields,
-                              "bridge_pads": bridge_pads, "settle_ms": debouncer.settle_s * 1000,
+                              "bridge_pads": bridge_pads,
+                              "bridge_fields": pinmap_fields() if bridge_pads else None,
+                              "settle_ms": debouncer.settle_s * 1000,
                               "lift_ms": debouncer.lift_s * 1000, "by_gesture": result}
         table.close()
     out["switched_10_pad_row"] = switched_row(10)

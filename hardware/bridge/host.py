@@ -46,6 +46,7 @@ class BridgeReader:
         self.connected = False
         self.detail = "not started"
         self.firmware = None
+        self.fields: str | None = None      # the firmware's own word on its fields (HELLO), see _handle
         self.versions: dict[int, str] = {}
         self.channel_faults: dict[int, str] = {}
         self.lines = self.lost = self.garbled = self.reconnects = 0
@@ -133,6 +134,9 @@ class BridgeReader:
         self.last_line_at = self.clock()
         if kind == "HELLO":
             self.firmware = " ".join(fields)
+            # what the firmware really does with the fields: "switched", "on" (bridge-2 and older said
+            # nothing and kept them on), or "update" (booted with its update pin low: it reads no cards)
+            self.fields = fields[2] if len(fields) > 2 else "on"
             self._last_seq = seq
             return
         if self._last_seq is not None:
@@ -198,7 +202,8 @@ class BridgeReader:
         ok = self.connected and not faults and silent is None
         return {"id": self.spec.id, "kind": "bridge", "ok": ok, "detail": detail,
                 "where": self.spec.where(), "pads": self.pads, "versions": dict(self.versions),
-                "lost": self.lost, "garbled": self.garbled, "reconnects": self.reconnects}
+                "lost": self.lost, "garbled": self.garbled, "reconnects": self.reconnects,
+                "fields": self.fields}
 
     def silent_for(self) -> float | None:
         """Seconds without a line, once that is more than :attr:`SILENT_S` while connected; else None."""
