@@ -99,13 +99,17 @@ class Gesture:
 class Hands:
     """Gestures on a table whose pads lie at ``positions`` (cm); seeded, so a run repeats."""
 
-    def __init__(self, positions: dict[str, tuple[float, float]], modes: dict[str, str], seed: int = 1):
+    def __init__(self, positions: dict[str, tuple[float, float]], modes: dict[str, str], seed: int = 1,
+                 uids=None):
         self.positions = dict(positions)
         self.modes = dict(modes)
         self.rng = random.Random(seed)
+        self._uids = iter(uids) if uids is not None else None     # the cards' tags, if they must be real ones
         self._n = 0
 
     def uid(self) -> str:
+        if self._uids is not None:
+            return next(self._uids)
         self._n += 1
         return "04%012X" % (0xA00000000 + self._n)
 
@@ -203,3 +207,28 @@ def neighbours(positions: dict[str, tuple[float, float]], pad: str) -> list[str]
     """The other pads, nearest first."""
     here = positions[pad]
     return sorted((p for p in positions if p != pad), key=lambda p: (math.dist(here, positions[p]), p))
+
+
+def play(table, gestures: list[Gesture]) -> None:
+    """Make ``gestures`` on an :class:`~hardware.emulator.table.EmulatedTable` while it polls, in modelled time.
+
+    Every move is applied when the modelled clock reaches it (between two polls
+    of one reader, as a hand moves between two SPI conversations); the table
+    polls on until the debouncer's lift window after the last move, so every
+    event has been emitted when this returns.
+    """
+    moves = sorted((m for g in gestures for m in g.moves), key=lambda m: m.t)
+    order = table.poll_order()
+    end = (moves[-1].t if moves else table.model.now) + table.debouncer.lift_s + 0.1
+    k = 0
+    while moves or table.model.now < end:
+        while moves and moves[0].t <= table.model.now:
+            m = moves.pop(0)
+            tag = table.tag(m.uid)
+            if m.on:
+                table.chips[m.pad].place(tag, m.offset)
+            else:
+                table.chips[m.pad].remove(tag)
+        table.poll_reader(order[k % len(order)], after=order[(k + 1) % len(order)])
+        table.poll_due()
+        k += 1

@@ -163,6 +163,27 @@ class EmulatedTable(PolledTable):
         self.chips[pad].remove(tag)
         return self._settle(reader, lambda: tag.uid_hex not in self.debouncer.on_pad(pad), tag)
 
+    def slide(self, over: str, to: str, uid: str) -> list:
+        """A card slid by hand across pad ``over`` onto pad ``to`` (the hands model's drag, in modelled time);
+        the events it gave.  The simulated table's drag: a card counts where it comes to rest."""
+        from hardware.emulator.hands import Hands, play
+        for pad in (over, to):
+            self._ensure_pad(pad)
+        if self._sink is None:
+            self.start(lambda ev: None)
+        events: list = []
+        sink = self._sink
+        self._sink = lambda ev: (events.append(ev), sink(ev))
+        try:
+            hands = Hands(self.plan.positions, self.modes, uids=[normalise_uid(uid)])
+            gesture = hands.drag(over, to, self.model.now)
+            if self.modes.get(to) != "tap":
+                gesture.moves = [m for m in gesture.moves if m.on or m.pad != to]    # it stays where it rests
+            play(self, [gesture])
+        finally:
+            self._sink = sink
+        return events
+
     def clear(self) -> None:
         for pad, chip in self.chips.items():
             for tag in list(chip.tags):
