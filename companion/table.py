@@ -225,6 +225,7 @@ PROFILE_SCHEMA = {
                         "properties": {"zone": _NAME, "mode": _PAD_MODE}}]}}},
         "reading": {"type": "object", "properties": {
             "fields": {"enum": ["switched", "on"]},
+            "spi_hz": _INT,
             "positions": {"type": "object", "maxProperties": 256, "additionalProperties": {
                 "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}}}},
         "leds": {"type": "array", "maxItems": 64, "items": {

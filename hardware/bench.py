@@ -217,6 +217,9 @@ def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = Fals
     from hardware.emulator.chip import RP2040_TRANSFER_S
     from hardware.emulator.pico import pinmap_fields
     bridge_switched = pinmap_fields() == "switched"      # what the shipped firmware does, whatever the profile says
+    from hardware.readers import spi_hz
+    for chip in table.chips.values():
+        chip.spi_hz = spi_hz(profile)                    # [reading] spi_hz, honoured as on the Pi
     for reader in profile.raw.get("readers", []):
         if reader.get("kind") == "bridge":
             for pad in reader.get("pads", []):

@@ -18,7 +18,7 @@ from companion.table import ProfileError, TableProfile, check_layouts, load_prof
 from hardware.debounce import Debouncer
 from hardware.pins import PinProfile, parse_pins
 from hardware.readers import (build_rc522, link_reset_lines, no_spi_message, reader_specs, reading_plan, shared_pins,
-                              spidev_node)
+                              spi_hz, spidev_node)
 
 
 def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
@@ -128,7 +128,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             if spec.kind != "rc522":
                 continue
             try:
-                readers.append(build_rc522(spec, specs, reset_lines))
+                readers.append(build_rc522(spec, specs, reset_lines, spi_speed_hz=spi_hz(prof)))
             except FileNotFoundError:
                 missing_spi.append(spec)
             except (OSError, ImportError) as exc:

@@ -297,3 +297,22 @@ def test_a_profile_whose_readers_answer_gives_a_polled_table_that_runs_in_the_ba
     assert (events[0].pad, events[0].kind) == ("s-attacker", SEEN)
     source.close()
     assert factory.pin(25).function == "input"        # the reset line was released on close
+
+
+def test_the_profile_sets_the_spi_clock_and_the_driver_opens_the_bus_at_it(monkeypatch):
+    """[reading] spi_hz (issue 23): long ribbons want a slower clock; a value the RC522 cannot take is refused."""
+    from gpiozero.pins.mock import MockFactory
+    import hardware.readers as readers
+    from hardware.emulator import ModelClock
+    factory, model = MockFactory(), ModelClock()
+    bus = EmulatedSpiBus(factory, model)
+    speeds = []
+    monkeypatch.setattr(readers, "open_spidev", lambda b, cs, hz: speeds.append(hz) or bus.open(b, cs, hz))
+    doc = {"readers": [rc522("a", "pa", bus=0, cs=0, reset_gpio=25)], "reading": {"spi_hz": 1_000_000}}
+    prof = parse_profile(doc, "t.toml")
+    table, problems = readers.open_profile_table(prof, pin_factory=factory)
+    assert problems == [] and speeds == [1_000_000]
+    table.close()
+    doc["reading"]["spi_hz"] = 20_000_000
+    with pytest.raises(ProfileError, match="spi_hz must be a whole number of Hz from 100_000 to 10_000_000"):
+        readers.reading_plan(parse_profile(doc, "t.toml"))
