@@ -4,16 +4,20 @@ Real tables are what this project cannot test itself; this is how their truth
 comes back.  For every pad the builder is asked to
 
 1. place one card: its **read rate** (polls that saw it) and **cross-talk**
-   (how often the other pads read it) over ``POLLS`` poll cycles, and the pad's
-   poll time;
+   (how often the other pads read it) over ``POLLS`` poll cycles, the pad's
+   poll time, and **placement → event**, measured: from the placement (the
+   scripted builder knows it; for a person, from the card's first read, which
+   comes at most one cycle after it lands) to the ``seen`` event;
+   then **lift it and put it back at once** (a fumble): any event is wrong;
 2. stack two cards: **stack reliability** (polls that saw both);
 3. tap five cards in a row (lay each down, then onto a pile beside the pad):
    how many of the five became a ``seen`` event (a tap pad needs all five);
 4. lay one card across this pad and its neighbour: whether the table reports
-   it as a card lying across two pads.
+   it as a card lying across two pads;
+5. slide a card across this pad onto its neighbour: it must count on the
+   neighbour only (a card counts where it comes to rest).
 
-The table's **latency** is its poll cycle: a card is reported at most one
-cycle plus one poll after it lands.  The report (JSON and Markdown, fit to
+The table's **latency** is measured per pad (step 1), not computed.  The report (JSON and Markdown, fit to
 attach to a bug report) ends with what to change.
 
 The builder is a :class:`ConsoleBuilder` (a person at the table, answering
@@ -36,6 +40,7 @@ from hardware.readers import CROSSTALK_CM
 POLLS = 20
 TAP_CYCLES = 60                 # poll cycles a tap step watches (a person gets TAP_SECONDS)
 TAP_SECONDS = 15.0
+GESTURE_SECONDS = 8.0
 CARD = "04D0C70A11E5{:02X}"
 
 
@@ -59,6 +64,10 @@ class PadReport:
     pile_announced: bool | None = None                   # did the table tell the players it cannot read them
     taps_seen: int | None = None
     across: str | None = None
+    placement_to_event_ms: float | None = None           # measured (see the module's docstring)
+    latency_from: str | None = None                      # "placement" or "first read"
+    fumble_events: int | None = None                     # events a lift-and-replace gave (should be 0)
+    drag: str | None = None                              # where a card slid across this pad counted
     skipped: bool = False
 
 
@@ -84,6 +93,13 @@ class ConsoleBuilder:
 
     def tap_window(self) -> tuple[int, float]:
         return 10_000, TAP_SECONDS
+
+    def gesture_window(self) -> tuple[int, float]:
+        """A person does the fumble or the drag after Enter, while the table is read for this long."""
+        return 10_000, GESTURE_SECONDS
+
+    def placed_at(self):
+        return None                     # when a person's card landed is not known: its first read is
 
 
 class ScriptedBuilder:
@@ -119,9 +135,35 @@ class ScriptedBuilder:
             chips[step.other].place(tag, (0, 0))
         elif step.kind == "tap5":
             self._tapping = [self._card() for _ in range(5)]
+        elif step.kind == "fumble":
+            self._fumble(step.pad)
+        elif step.kind == "drag":
+            from hardware.emulator.hands import Hands, play
+            hands = Hands(self.table.plan.positions, self.table.modes, uids=[self._card()])
+            gesture = hands.drag(step.pad, step.other, self.table.model.now)
+            gesture.moves = [m for m in gesture.moves if m.on or m.pad != step.other]   # it stays where it rests
+            play(self.table, [gesture])
         elif step.kind == "clear":
             self.finish(step)
+        if step.kind == "one":
+            self._placed = self.table.model.now
         return True
+
+    def _fumble(self, pad: str) -> None:
+        """Lift the card on ``pad`` for 150 ms (a fumble, well inside the hands model's 60-250 ms) and put it back."""
+        chip = self.table.chips[pad]
+        for tag in list(chip.tags):
+            chip.remove(tag)
+            until = self.table.model.now + 0.15
+            while self.table.model.now < until:
+                self.table.poll_cycle()
+            chip.place(tag, (0, 0))
+
+    def placed_at(self):
+        return getattr(self, "_placed", None)
+
+    def gesture_window(self) -> tuple[int, float]:
+        return 0, 0.0                    # the scripted hand has done it already, while the table polled
 
     def during(self, step: Step, cycle: int) -> None:
         """Tap step: each card lies on the pad for 6 cycles (a few hundred ms), then goes onto its pile."""
@@ -169,11 +211,13 @@ class Walkthrough:
         self.builder = _Announcing(builder, self.say)
         self.clock = clock
         self.raw: list[tuple[str, list[str]]] = []
+        self.read_at: list[tuple[str, list[str], float]] = []
         self.events: list = []
         original = table.feed
 
         def feed(pad, uids, card_ids=None, unresolved=False):
             self.raw.append((pad, list(uids)))
+            self.read_at.append((pad, list(uids), self.clock()))
             return original(pad, uids, card_ids, unresolved)
         table.feed = feed
 
@@ -226,10 +270,22 @@ class Walkthrough:
             if not self.builder.prepare(step):
                 rep.skipped = True
                 continue
+            placed = self.builder.placed_at()
+            before = len(self.events)
+            self.read_at.clear()
             self.raw.clear()
             self.table.poll_cycle()
             self.raw.clear()
             self._cycles(POLLS)
+            until = self.clock() + 1.0
+            while self.clock() < until and not any(e.pad == pad and e.kind == "seen" for e in self.events[before:]):
+                self.table.poll_cycle()                          # a fast table: 20 cycles can be shorter than settling
+            seen = next((e for e in self.events[before:] if e.pad == pad and e.kind == "seen"), None)
+            first = next((t for p, u, t in self.read_at if p == pad and u), None)
+            start = placed if placed is not None else first
+            if seen is not None and start is not None:
+                rep.placement_to_event_ms = round((seen.t - start) * 1000, 1)
+                rep.latency_from = "placement" if placed is not None else "first read"
             reader = next((r for r in self.table.readers if r.pad == pad), None)
             if reader is not None:
                 began = self.clock()
@@ -243,6 +299,17 @@ class Walkthrough:
                 for p, uids in self.raw:
                     if p != pad and card in uids:
                         rep.crosstalk[p] = rep.crosstalk.get(p, 0) + 1
+            if card:
+                fumble = Step("fumble", pad, text=f"  1b. Lift that card and put it straight back (a quarter "
+                                                  f"of a second), as a fumbling hand does.")
+                before = len(self.events)
+                if self.builder.prepare(fumble):
+                    cycles, seconds = self.builder.gesture_window()
+                    self._cycles(cycles, fumble, seconds)
+                    until = self.clock() + self.table.debouncer.lift_s + 0.05
+                    while self.clock() < until:
+                        self.table.poll_cycle()
+                    rep.fumble_events = sum(1 for e in self.events[before:] if e.pad == pad)
             self._clear(step)
 
             step = Step("stack", pad, text=f"  2. Put TWO cards on pad {pad}, one on top of the other.")
@@ -286,6 +353,19 @@ class Walkthrough:
                     seen_on = {p for p, u in self.raw[-2 * len(pads):] if u}
                     rep.across = ("reported as lying across two pads" if conflicts else
                                   f"read only on {', '.join(sorted(seen_on & {pad, others[0]})) or 'neither pad'}")
+                    self._clear(step)
+            if others:
+                step = Step("drag", pad, others[0], text=f"  5. Slide a card across pad {pad} onto pad {others[0]} "
+                                                         f"in one movement, and leave it there.")
+                before = len(self.events)
+                if self.builder.prepare(step):
+                    cycles, seconds = self.builder.gesture_window()
+                    self._cycles(cycles, step, seconds)
+                    until = self.clock() + (self.table.debouncer.lift_s if cycles else 0.0)
+                    while self.clock() < until:
+                        self.table.poll_cycle()           # a person's slide: until it has settled
+                    counted = sorted({e.pad for e in self.events[before:] if e.kind == "seen"})
+                    rep.drag = ", ".join(counted) if counted else "nowhere"
                     self._clear(step)
         return self._report(reports, empty_cycle)
 
@@ -337,6 +417,16 @@ class Walkthrough:
             if r.taps_seen is not None and r.taps_seen < 5:
                 advice.append(f"pad {r.pad}: {r.taps_seen} of 5 taps seen — hold each card on the pad a moment "
                               f"longer, and keep the pile off the antenna")
+            if r.fumble_events:
+                advice.append(f"pad {r.pad}: lifting a card and putting it back gave {r.fumble_events} event(s) — the "
+                              f"card was out of the field longer than {self.table.debouncer.lift_s * 1000:.0f} ms, or "
+                              f"this pad misses reads: check its read rate and the sticker's place")
+            if r.drag and r.drag != self.nearest(r.pad)[0]:
+                advice.append(f"pad {r.pad}: a card slid across it onto pad {self.nearest(r.pad)[0]} counted on "
+                              f"{r.drag} — slide in one movement; if it still counts here, report it with this file")
+            if r.placement_to_event_ms is not None and r.placement_to_event_ms > 150:
+                advice.append(f"pad {r.pad}: {r.placement_to_event_ms:.0f} ms from {r.latency_from} to the event "
+                              f"(aim 150 ms) — fewer pads per SPI bus, or a reader bridge for some of them")
             if r.across and "across" not in r.across:
                 advice.append(f"pad {r.pad}: a card across two pads is {r.across}")
         return {
@@ -345,7 +435,9 @@ class Walkthrough:
             "machine": {"python": platform.python_version(), "platform": platform.platform()},
             "fields": plan.fields if plan else None, "fields_why": plan.why if plan else None,
             "latency": {"cycle_ms_empty_table": round(empty_cycle, 2),
-                        "worst_placement_to_event_ms": round(empty_cycle * 2, 1)},
+                        "placement_to_event_ms_worst_pad": max(
+                            (r.placement_to_event_ms for r in reports.values() if r.placement_to_event_ms is not None),
+                            default=None)},
             "pads": {p: r.__dict__ for p, r in reports.items()},
             "advice": advice or ["every pad read its cards and no neighbour heard them"],
         }
@@ -356,16 +448,23 @@ def markdown(report: dict) -> str:
              f"Profile `{report['profile']}`, {report['when']}, {report['machine']['platform']}.",
              f"Fields: {report['fields']} ({report['fields_why']}). Poll cycle (empty table): "
              f"{report['latency']['cycle_ms_empty_table']} ms.", "",
-             "| pad | poll ms | one card read | cross-talk | two stacked both read | taps seen | across two pads |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "| pad | poll ms | one card read | placement → event | fumble events | cross-talk | two stacked both read "
+             "| three stacked | taps seen | across two pads | slid across, counted on |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for pad, r in report["pads"].items():
         if r["skipped"]:
-            lines.append(f"| {pad} | skipped | | | | | |")
+            lines.append(f"| {pad} | skipped | | | | | | | | | |")
             continue
         xt = ", ".join(f"{k}: {v}" for k, v in r["crosstalk"].items()) or "none"
         rate = lambda v: "—" if v is None else f"{v:.0%}"
-        lines.append(f"| {pad} | {r['poll_ms']} | {rate(r['read_rate'])} | {xt} | {rate(r['stack_both_rate'])} | "
-                     f"{'—' if r['taps_seen'] is None else str(r['taps_seen']) + ' of 5'} | {r['across'] or '—'} |")
+        latency = "—" if r["placement_to_event_ms"] is None else f"{r['placement_to_event_ms']} ms ({r['latency_from']})"
+        pile = "—" if r["pile_all_rate"] is None else (
+            f"all read {r['pile_all_rate']:.0%}, " + ("announced" if r["pile_announced"] else "NOT announced"))
+        lines.append(f"| {pad} | {r['poll_ms']} | {rate(r['read_rate'])} | {latency} | "
+                     f"{'—' if r['fumble_events'] is None else r['fumble_events']} | {xt} | "
+                     f"{rate(r['stack_both_rate'])} | {pile} | "
+                     f"{'—' if r['taps_seen'] is None else str(r['taps_seen']) + ' of 5'} | {r['across'] or '—'} | "
+                     f"{r['drag'] or '—'} |")
     lines += ["", "## What to change", ""] + [f"- {a}" for a in report["advice"]]
     return "\n".join(lines) + "\n"
 

@@ -36,6 +36,10 @@ def test_a_well_built_table_reads_every_pad_taps_all_five_and_reports_cards_acro
         assert r["across"] == "reported as lying across two pads" and r["poll_ms"] > 0
         assert r["stack_both_rate"] >= 0.8 and r["pile_all_rate"] == 0 and r["pile_announced"]
     assert data["advice"] == ["every pad read its cards and no neighbour heard them"]
+    for pad, other in (("a", "b"), ("b", "a"), ("c", "b")):
+        r = data["pads"][pad]
+        assert r["fumble_events"] == 0 and r["drag"] == other          # a fumble changes nothing; a drag counts at rest
+        assert r["latency_from"] == "placement" and 0 < r["placement_to_event_ms"] <= 150
     assert "Put ONE card flat on pad a" in out.getvalue() and "attach it to a bug report" in out.getvalue()
 
 
@@ -90,7 +94,7 @@ def test_a_person_can_skip_pads_and_the_report_says_so(tmp_path):
     from hardware.walkthrough import ConsoleBuilder, Walkthrough, markdown
     profile = load_profile(_profile(tmp_path, 9))
     table = profile_table(profile, overhead=HOST_OVERHEAD_S)
-    answers = iter(["s", "", "", "", "", "", "s"])    # skip a; b: one card (none laid), stack, pile, taps, across; skip c
+    answers = iter(["s", "", "", "", "", "", "", "s"])  # skip a; b: one (none laid), stack, pile, taps, across, drag; skip c
     out = io.StringIO()
     builder = ConsoleBuilder(out, ask=lambda prompt: next(answers))
     builder.tap_window = lambda: (5, 1e9)
