@@ -17,6 +17,10 @@ switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
   hold pad (no ``gone``/``seen``) and on a tap pad (no second ``seen``);
 * **removal** (``gone``) once a pad has not read the card for ``lift_s``, or
   at once when it has come to rest on another pad (moved);
+* **a hurried tap** — read on a pad, gone before ``settle_s``, and at rest on
+  no other pad ``lift_s`` later (so it did not cross this pad on its way to
+  another) — counts there once, late, if it was read twice; read once, the pad
+  announces a card it could not read (``unread``) rather than lose it silently;
 * **a card across two pads** (its runs on two pads overlap by ``settle_s``) is
   a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
 * **a pad that answers but cannot be read** (``unresolved``: a REQA was
@@ -48,6 +52,7 @@ from companion.table import GONE, SEEN, UNREAD, PadEvent
 SETTLE_S = 0.07
 LIFT_S = 0.35
 NOTICE_S = 0.03
+NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,8 @@ class Debouncer:
         self._card_ids: dict[str, str | None] = {}
         self._conflicts: dict[str, Conflict] = {}
         self._unresolved: dict[str, list] = {}             # pad → [since, latest, told]
+        self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
+        self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
         self._lock = threading.Lock()
 
     def feed(self, pad: str, uids: Iterable[str], t: float,
@@ -117,17 +124,41 @@ class Debouncer:
                     run.last = t
                     run.reads += 1
             touched = set(uids)
+            brief = []
             if not piled:
                 for uid, run in list(runs.items()):
                     if t - run.last > self.lift_s:
                         del runs[uid]
                         touched.add(uid)
+                        if uid not in self._owner and uid not in self._conflicts:
+                            brief.append((uid, run))
             for uid, owner in self._owner.items():
                 if owner == pad and uid not in runs:
                     touched.add(uid)
             for uid in sorted(touched):
                 events.extend(self._settle(uid, t))
+            for uid, run in brief:
+                events.extend(self._brief_stay(pad, uid, run, t))
             return events
+
+    def _brief_stay(self, pad: str, uid: str, run: _Run, t: float) -> list[PadEvent]:
+        """A card read on ``pad`` but gone before its settle window ran out, and at rest nowhere else since.
+
+        It did not cross the pad on its way to another (it would rest there by
+        now): it was laid and taken off again quickly, a hurried tap.  Read
+        twice, it counts on this pad, late but once; read once (too quick to
+        tell from a stray read), the player is told the pad could not read a card.
+        """
+        if uid in self._owner or any(uid in runs for runs in self._runs.values()):
+            return []
+        if run.reads >= 2:
+            card_id = self._card_ids.get(uid)
+            return [PadEvent(pad, uid, SEEN, t, card_id), PadEvent(pad, uid, GONE, t, card_id)]
+        if (t - self._told.get(pad, float("-inf")) < NOTICE_AGAIN_S
+                or pad in self._unresolved or run.first - self._pile_seen.get(pad, float("-inf")) <= self.lift_s):
+            return []                           # a card coming out of a pile or slap already told
+        self._told[pad] = t
+        return [PadEvent(pad, "", UNREAD, t)]
 
     def _pile(self, pad: str, unresolved: bool, t: float, events: list) -> bool:
         """Track a pad that answers but cannot be read; True while the cards under it are kept."""
@@ -138,10 +169,13 @@ class Debouncer:
             state[1] = t
             if not state[2] and t - state[0] >= self.notice_s:
                 state[2] = True
-                events.append(PadEvent(pad, "", UNREAD, t))
+                if t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
+                    self._told[pad] = t
+                    events.append(PadEvent(pad, "", UNREAD, t))
             return True
         if state is not None and t - state[1] > self.lift_s:
             del self._unresolved[pad]
+            self._pile_seen[pad] = state[1]
             return False
         return state is not None
 

@@ -144,3 +144,14 @@ def test_ten_thousand_polls_with_a_fifth_of_reads_missed_give_no_spurious_event(
         table.poll_cycle()
     assert events[3:] == []
     table.close()
+
+
+def test_a_hurried_tap_counts_once_late_and_a_glimpse_is_announced():
+    """A card laid for less than the settle window and taken off the table (not slid onto another pad)."""
+    d = Debouncer()
+    quick = d.feed("p1", [A], 0.0) + d.feed("p1", [A], 0.04)       # read twice in 40 ms, then onto its pile
+    later, t = feed_for(d, "p1", [], 0.06, LIFT_S + 0.05)
+    assert quick == [] and kinds(later) == [("p1", A, SEEN), ("p1", A, GONE)]
+    glimpse = d.feed("p2", [B], t)                                  # read once only
+    told, _ = feed_for(d, "p2", [], t + 0.02, LIFT_S + 0.05)
+    assert glimpse == [] and kinds(told) == [("p2", "", UNREAD)]
