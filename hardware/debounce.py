@@ -25,7 +25,7 @@ switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
   a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
 * **a pad that answers but cannot be read** (``unresolved``: a REQA was
   answered but no UID could be selected — three or more stacked cards, a
-  collision that did not resolve, a half-read) for ``notice_s`` is told once
+  collision that did not resolve, a half-read; from its first such poll) is told once
   as an ``unread`` `PadEvent` (the player is asked to lay the cards one at a
   time), and while it lasts the cards under it are not reported gone.
 
@@ -51,7 +51,7 @@ from companion.table import GONE, SEEN, UNREAD, PadEvent
 
 SETTLE_S = 0.07
 LIFT_S = 0.35
-NOTICE_S = 0.03
+NOTICE_S = 0.0           # three failed tries in one poll are evidence enough (a stray read fails one)
 NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
 
 
@@ -175,7 +175,8 @@ class Debouncer:
             return True
         if state is not None and t - state[1] > self.lift_s:
             del self._unresolved[pad]
-            self._pile_seen[pad] = state[1]
+            if state[2]:
+                self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
             return False
         return state is not None
 
