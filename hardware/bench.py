@@ -132,7 +132,8 @@ def latency(trials: int = 40, seed: int = 7) -> dict:
         return {"mean_ms": round(sum(xs) / len(xs) * 1000, 2), "max_ms": round(xs[-1] * 1000, 2)}
 
     return {"placement_to_event": {**summary(place), "aim": "<= 150 ms"},
-            "removal_to_event": {**summary(lift), "aim": "<= 400 ms"},
+            "removal_to_event": {**summary(lift), "aim": "<= 450 ms (the 350 ms lift window that lets a fumble "
+                                                         "pass, and a cycle)"},
             "settle_ms": table.debouncer.settle_s * 1000, "lift_ms": table.debouncer.lift_s * 1000,
             "trials": trials}
 
@@ -151,7 +152,9 @@ def spurious_events(polls: int = 10_000, miss_rate: float = 0.2, seed: int = 3) 
     for pad, uids in layout.items():
         for uid in uids:
             table.chips[pad].place(table.tag(uid))
-    table.poll_cycle()
+    settle_until = model.now + table.debouncer.lift_s     # every card laid has counted by then
+    while model.now < settle_until:
+        table.poll_cycle()
     settled = len(events)
     for i, chip in enumerate(table.chips.values()):
         chip.faults.miss_rate = miss_rate
