@@ -25,7 +25,7 @@ switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
   a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
 * **a pad that answers but cannot be read** (``unresolved``: a REQA was
   answered but no UID could be selected — three or more stacked cards, a
-  collision that did not resolve, a half-read; from its first such poll) is told once
+  collision that did not resolve, a half-read; from its second such poll) is told once
   as an ``unread`` `PadEvent` (the player is asked to lay the cards one at a
   time), and while it lasts the cards under it are not reported gone.
 
@@ -51,7 +51,7 @@ from companion.table import GONE, SEEN, UNREAD, PadEvent
 
 SETTLE_S = 0.07
 LIFT_S = 0.35
-NOTICE_S = 0.0           # three failed tries in one poll are evidence enough (a stray read fails one)
+NOTICE_S = 0.0           # two unreadable polls are evidence enough (a stray read spoils one)
 NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
 
 
@@ -98,7 +98,7 @@ class Debouncer:
         self._owner: dict[str, str] = {}                   # uid → pad it was reported on
         self._card_ids: dict[str, str | None] = {}
         self._conflicts: dict[str, Conflict] = {}
-        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told]
+        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls]
         self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
         self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
         self._lock = threading.Lock()
@@ -165,9 +165,10 @@ class Debouncer:
         state = self._unresolved.get(pad)
         if unresolved:
             if state is None:
-                state = self._unresolved[pad] = [t, t, False]
+                state = self._unresolved[pad] = [t, t, False, 0]
             state[1] = t
-            if not state[2] and t - state[0] >= self.notice_s:
+            state[3] += 1
+            if not state[2] and state[3] >= 2 and t - state[0] >= self.notice_s:
                 state[2] = True
                 if t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
                     self._told[pad] = t
@@ -175,6 +176,8 @@ class Debouncer:
             return True
         if state is not None and t - state[1] > self.lift_s:
             del self._unresolved[pad]
+            for run in self._runs.get(pad, {}).values():
+                run.last = max(run.last, state[1])    # kept under the pile until it came apart: from then on
             if state[2]:
                 self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
             return False

@@ -453,6 +453,7 @@ class Pcd:
         for uid in known:
             if self.confirm(uid):
                 found.append(bytes(uid))
+        confirmed = len(found)
         failures = 0
         # WUPA (not REQA) when the pad had no tags, or when a known tag did not answer: cards that went
         # quiet under a pile are HALTed, and only WUPA lets them show that something is still there
@@ -477,9 +478,10 @@ class Pcd:
             self.halt()
             if uid not in found:
                 found.append(uid)
-        # Something answered REQA/WUPA every time but never let itself be selected: a pile of three
-        # or more cards, or a collision that would not resolve.  The caller tells the player.
-        self.unresolved = failures >= 3
+        # Something answered REQA/WUPA but would not let itself be selected, and nothing new was found: a
+        # pile of three or more cards, a collision that would not resolve (or, now and then, a neighbour's
+        # garbled reply: the debouncer wants two such polls in a row before it tells the player).
+        self.unresolved = failures > 0 and len(found) == confirmed
         return found
 
     # -- NTAG21x memory ------------------------------------------------------------------

@@ -155,3 +155,18 @@ def test_a_hurried_tap_counts_once_late_and_a_glimpse_is_announced():
     glimpse = d.feed("p2", [B], t)                                  # read once only
     told, _ = feed_for(d, "p2", [], t + 0.02, LIFT_S + 0.05)
     assert glimpse == [] and kinds(told) == [("p2", "", UNREAD)]
+
+
+def test_a_card_still_there_when_a_long_pile_comes_apart_is_not_counted_again():
+    """A hold pad: two cards read, a third makes a pile for seconds, the third is taken off; the first two are
+    still there and one of them misses the first poll after: still the same cards, no gone, no second seen."""
+    d = Debouncer()
+    seen, t = feed_for(d, "p1", [A, B], 0.0, 0.2)
+    for _ in range(150):                                              # 3 s of an unreadable pile
+        d.feed("p1", [], t, unresolved=True)
+        t += CYCLE
+    after = []
+    for n in range(40):                                               # apart again; A missed in a poll now and then
+        after += d.feed("p1", [B] if n % 7 == 0 else [A, B], t)
+        t += CYCLE
+    assert [k for k in kinds(after) if k[2] != UNREAD] == []
