@@ -270,16 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_games)
 
     b = sub.add_parser("bench", help="benchmarks that print JSON figures")
-    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hostile", "files", "club",
+    b.add_argument("what", choices=["engines", "rfid", "leds", "ui", "ui-child", "solo", "hands", "hostile", "files", "club",
                                       "event", "deckcheck"])
     b.add_argument("--tables", type=_positive_int, default=32, help="tables playing at once (bench club)")
     b.add_argument("--speedup", type=float, default=10.0,
                    help="modelled club time per real second (bench club; default 10; --seconds defaults to 120)")
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    b.add_argument("--game", help="only this engine (bench engines); the game (bench solo)")
+    b.add_argument("--game", help="only this engine (bench engines); the game (bench solo, bench hands)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
     b.add_argument("--plays", type=_positive_int, default=1000,
-                   help="simulated plays per game table and spidev overhead (bench rfid)")
+                   help="simulated plays per game table and spidev overhead (bench rfid); "
+                        "gestures of each kind per game table (bench hands)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
     b.add_argument("--property", type=int, default=0, help="random events to check (bench event)")

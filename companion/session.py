@@ -27,7 +27,8 @@ from companion import cards, games, paths
 from companion.cards import game_of
 from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
 from companion.records import RecordError, check_options, make_record
-from companion.table import Layout, PadEvent, TableProfile, TableState, UnknownTag, UnusedPad, ZoneChange, layout_for
+from companion.table import (Layout, PadEvent, TableProfile, TableState, UnknownTag, UnreadCards, UnusedPad,
+                             ZoneChange, layout_for)
 from companion.tags import RELABEL_SCHEMA, SCHEMA as TAGS_SCHEMA, TagRegistry
 
 SCHEMA = """
@@ -720,6 +721,8 @@ class Session:
         return replace(ev, card_id=None), events
 
     def _sighting(self, s) -> list[Event]:
+        if isinstance(s, UnreadCards):
+            return [{"type": "unread_cards", "pad": s.pad, "zone": s.zone, "text": s.text()}]
         if isinstance(s, UnknownTag):
             return [{"type": "unknown_tag", "pad": s.pad, "uid": s.uid,
                      "text": f"Unknown tag {s.uid} on pad {s.pad}: assign it a card on the Cards screen"}]

@@ -41,11 +41,15 @@ from typing import Callable, Literal
 
 SEEN: Literal["seen"] = "seen"
 GONE: Literal["gone"] = "gone"
+UNREAD: Literal["unread"] = "unread"       # a pad answers, but a card there cannot be read (a pile, a collision)
 
 
 @dataclass(frozen=True)
 class PadEvent:
     """A debounced sighting: tag ``uid`` appeared on (``seen``) or left (``gone``) ``pad``.
+
+    ``unread``: something on ``pad`` answers but cannot be read (three or more
+    stacked cards, a collision that does not resolve); ``uid`` is empty.
 
     ``t`` is ``time.monotonic()`` when the reader saw it.  ``card_id`` is set
     when the tag itself says which card it is (an NDEF record written by the
@@ -54,13 +58,13 @@ class PadEvent:
 
     pad: str
     uid: str
-    kind: Literal["seen", "gone"]
+    kind: Literal["seen", "gone", "unread"]
     t: float = 0.0
     card_id: str | None = None
 
     def __post_init__(self):
-        if self.kind not in (SEEN, GONE):
-            raise ValueError(f"PadEvent kind must be 'seen' or 'gone', not {self.kind!r}")
+        if self.kind not in (SEEN, GONE, UNREAD):
+            raise ValueError(f"PadEvent kind must be 'seen', 'gone' or 'unread', not {self.kind!r}")
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,18 @@ class UnusedPad:
     pad: str
     uid: str
     card_id: str | None
+
+
+@dataclass(frozen=True)
+class UnreadCards:
+    """Cards on ``pad`` that answer but cannot be read: the player is asked to lay them one at a time."""
+
+    pad: str
+    zone: str | None
+
+    def text(self) -> str:
+        return (f"A card on pad {self.pad} could not be read: lay the cards one at a time, "
+                f"each until it is read, then onto its pile")
 
 
 class ProfileError(ValueError):
@@ -212,6 +228,7 @@ PROFILE_SCHEMA = {
                         "properties": {"zone": _NAME, "mode": _PAD_MODE}}]}}},
         "reading": {"type": "object", "properties": {
             "fields": {"enum": ["switched", "on"]},
+            "spi_hz": _INT,
             "positions": {"type": "object", "maxProperties": 256, "additionalProperties": {
                 "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}}}},
         "leds": {"type": "array", "maxItems": 64, "items": {
@@ -358,7 +375,7 @@ def _zones_with_some_options(game: str) -> set[str]:
     return zones
 
 
-Sighting = ZoneChange | UnknownTag | UnusedPad
+Sighting = ZoneChange | UnknownTag | UnusedPad | UnreadCards
 
 
 class TableState:
@@ -382,6 +399,8 @@ class TableState:
         self.taps: dict[str, int] = {}
 
     def feed(self, ev: PadEvent) -> list[Sighting]:
+        if ev.kind == UNREAD:
+            return [UnreadCards(ev.pad, self.layout.zone_of(ev.pad))]
         card_id = ev.card_id or self._resolve(ev.uid)
         out: list[Sighting] = []
         if ev.kind == SEEN:

@@ -132,8 +132,10 @@ def latency(trials: int = 40, seed: int = 7) -> dict:
         return {"mean_ms": round(sum(xs) / len(xs) * 1000, 2), "max_ms": round(xs[-1] * 1000, 2)}
 
     return {"placement_to_event": {**summary(place), "aim": "<= 150 ms"},
-            "removal_to_event": {**summary(lift), "aim": "<= 400 ms"},
-            "misses_to_remove": table.debouncer.misses_to_remove, "trials": trials}
+            "removal_to_event": {**summary(lift), "aim": "<= 450 ms (the 350 ms lift window that lets a fumble "
+                                                         "pass, and a cycle)"},
+            "settle_ms": table.debouncer.settle_s * 1000, "lift_ms": table.debouncer.lift_s * 1000,
+            "trials": trials}
 
 
 def spurious_events(polls: int = 10_000, miss_rate: float = 0.2, seed: int = 3) -> dict:
@@ -150,7 +152,9 @@ def spurious_events(polls: int = 10_000, miss_rate: float = 0.2, seed: int = 3) 
     for pad, uids in layout.items():
         for uid in uids:
             table.chips[pad].place(table.tag(uid))
-    table.poll_cycle()
+    settle_until = model.now + table.debouncer.lift_s     # every card laid has counted by then
+    while model.now < settle_until:
+        table.poll_cycle()
     settled = len(events)
     for i, chip in enumerate(table.chips.values()):
         chip.faults.miss_rate = miss_rate
@@ -201,8 +205,8 @@ def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = Fals
     """Every pad of ``profile`` (bridge channels too) as an emulated RC522, in the realistic world.
 
     A bridge's readers are driven by the same ISO 14443-3 code on the Pico; they
-    are modelled here with the Pi's per-transaction cost, so bridge tables'
-    figures are those of the same pads wired to the Pi.
+    are modelled here with the Pico's per-transaction cost (``RP2040_TRANSFER_S``),
+    polled in turn with the Pi's own readers.
     """
     from hardware.emulator.physics import Physics
     from hardware.readers import ReadingPlan, reading_plan
@@ -213,6 +217,19 @@ def profile_table(profile, *, overhead: float, seed: int = 1, ideal: bool = Fals
         plan = ReadingPlan(fields, plan.positions, "forced by the benchmark")
     table = EmulatedTable(specs=specs, model=model, clock=lambda: model.now, plan=plan,
                           physics=Physics(ideal=ideal, seed=seed), host_overhead=overhead)
+    from hardware.emulator.chip import RP2040_TRANSFER_S
+    from hardware.emulator.pico import pinmap_fields
+    bridge_switched = pinmap_fields() == "switched"      # what the shipped firmware does, whatever the profile says
+    from hardware.readers import spi_hz
+    for chip in table.chips.values():
+        chip.spi_hz = spi_hz(profile)                    # [reading] spi_hz, honoured as on the Pi
+    for reader in profile.raw.get("readers", []):
+        if reader.get("kind") == "bridge":
+            for pad in reader.get("pads", []):
+                # the Pico's MicroPython pays its own per-transaction cost; polled in turn with the Pi's
+                # readers on one modelled clock, which overstates a cycle (the two poll side by side)
+                table.chips[pad].host_overhead = RP2040_TRANSFER_S
+                next(r for r in table.readers if r.pad == pad).switched = bridge_switched
     return table
 
 
@@ -223,8 +240,8 @@ def _cycle_ms(table, cards_on: list[str], repeat: int = 5) -> float:
     ms, _ = _measure(table.model, table.poll_cycle, repeat)
     for i, pad in enumerate(cards_on):
         table.chips[pad].remove(table.tag(_uid7(500 + i)))
-    table.poll_cycle()
-    for _ in range(table.debouncer.misses_to_remove):
+    until = table.model.now + table.debouncer.lift_s
+    while table.model.now <= until:
         table.poll_cycle()
     return ms
 

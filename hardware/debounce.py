@@ -1,24 +1,45 @@
-"""Turning raw reads into `PadEvent`s: placements at once, removals only when sure.
+"""Turning raw reads into `PadEvent`s by time, the way hands move cards.
 
-A reader's poll of a pad says which UIDs answered *this time*.  Tags at the
-edge of a field, or under a hand, miss reads now and then; a game must not see
-a card leave and come back because of that.  :class:`Debouncer` therefore
+A reader's poll of a pad says which UIDs answered *this time*.  Hands do not
+lay cards the way a script does: a card is slid across a neighbouring pad on
+its way, lifted and put back (a fumble), laid across two pads, slapped onto a
+pad while the last one is still there.  :class:`Debouncer` keeps, per pad and
+UID, the *run* of reads — the first and the latest read with no gap longer
+than ``lift_s`` — and decides by time alone, so every table (fields on or
+switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
 
-* reports a placement (``seen``) after one clean read: the driver only returns
-  UIDs that passed their BCC and CRC_A checks, so one read is trustworthy;
-* reports a removal (``gone``) after ``misses_to_remove`` consecutive polls of
-  that pad without the tag (the driver already retries a missed tag within a
-  poll, so with 20 % of read attempts missed a poll misses a present tag with
-  probability 0.2³ = 0.008, and three such polls in a row happen once in about
-  two million polls);
-* reports a tag read in the latest polls of *two* pads as a :class:`Conflict`
-  (a card lying across two pads), not as two cards: no event is emitted for the
-  second pad, and the card stays where it was until only one pad sees it;
-* treats a tag read on a new pad while its old pad missed it in its latest poll
-  as moved: ``gone`` from the old pad, ``seen`` on the new one, at once.
+* **a card counts where it comes to rest**: ``seen`` once its run on a pad
+  spans ``settle_s`` (at least two reads that far apart).  A card dragged over
+  a pad is over it for less than that (docs/hardware/emulator.md, "Hands"), so
+  a drag is played where it stops, not on every pad it crosses;
+* **a fumble is the same card staying**: a run survives gaps shorter than
+  ``lift_s``, so a card lifted and put back within it changes nothing, on a
+  hold pad (no ``gone``/``seen``) and on a tap pad (no second ``seen``);
+* **removal** (``gone``) once a pad has not read the card for ``lift_s``, or
+  at once when it has come to rest on another pad (moved);
+* **a hurried tap** — read on a pad, gone before ``settle_s``, and at rest on
+  no other pad ``lift_s`` later (so it did not cross this pad on its way to
+  another) — counts there once, late, if it was read twice; read once, the pad
+  announces a card it could not read (``unread``) rather than lose it silently;
+* **a card across two pads** (its runs on two pads overlap by ``settle_s``) is
+  a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
+* **a pad that answers but cannot be read** (``unresolved``: a REQA was
+  answered but no UID could be selected — three or more stacked cards, a
+  collision that did not resolve, a half-read; from its second such poll) is told once
+  as an ``unread`` `PadEvent` (the player is asked to lay the cards one at a
+  time), and while it lasts the cards under it are not reported gone.
 
 A poll that could not happen (reader fault, lost bridge line) is simply not fed:
 no information is not a miss.
+
+The windows, and why (docs/hardware/emulator.md, "Reading hands"): the hands
+model's drags cross a pad in at most 55 ms (pads 9 cm apart; 41 ms at 14 cm),
+its quickest taps rest 150 ms, so ``settle_s`` = 70 ms lies between; placement
+→ event is then the first read (≤ one cycle) + 70 ms + one pad's poll (the
+table re-reads a pad whose window has run out at once: :meth:`due`), under the
+150 ms p99 aim on cycles up to ~70 ms.  A fumble is lifted for at
+most 250 ms (the issue's aim) and read again within a cycle and a tag's
+power-up, so ``lift_s`` = 350 ms.
 """
 from __future__ import annotations
 
@@ -26,7 +47,12 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from companion.table import GONE, SEEN, PadEvent
+from companion.table import GONE, SEEN, UNREAD, PadEvent
+
+SETTLE_S = 0.07
+LIFT_S = 0.35
+NOTICE_S = 0.0           # two unreadable polls are evidence enough (a stray read spoils one)
+NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
 
 
 @dataclass(frozen=True)
@@ -46,48 +72,130 @@ class Conflict:
                 f"move it onto one pad")
 
 
+class _Run:
+    """Reads of one UID on one pad with no gap longer than ``lift_s``."""
+
+    __slots__ = ("first", "last", "reads")
+
+    def __init__(self, t: float):
+        self.first = self.last = t
+        self.reads = 1
+
+    def span(self) -> float:
+        return self.last - self.first
+
+
 class Debouncer:
     """Raw polls in, debounced `PadEvent`s and conflict reports out.  Thread-safe."""
 
-    def __init__(self, misses_to_remove: int = 3, on_conflict: Callable[[Conflict], None] | None = None):
-        if misses_to_remove < 1:
-            raise ValueError("misses_to_remove must be at least 1")
-        self.misses_to_remove = misses_to_remove
+    def __init__(self, settle_s: float = SETTLE_S, lift_s: float = LIFT_S, notice_s: float = NOTICE_S,
+                 on_conflict: Callable[[Conflict], None] | None = None):
+        if not 0 <= settle_s < lift_s:
+            raise ValueError("settle_s must be at least 0 and shorter than lift_s")
+        self.settle_s, self.lift_s, self.notice_s = settle_s, lift_s, notice_s
         self.on_conflict = on_conflict
-        self._misses: dict[str, dict[str, int]] = {}      # pad → uid → consecutive misses
+        self._runs: dict[str, dict[str, _Run]] = {}       # pad → uid → its current run of reads
         self._owner: dict[str, str] = {}                   # uid → pad it was reported on
         self._card_ids: dict[str, str | None] = {}
         self._conflicts: dict[str, Conflict] = {}
+        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls]
+        self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
+        self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
         self._lock = threading.Lock()
 
     def feed(self, pad: str, uids: Iterable[str], t: float,
-             card_ids: dict[str, str | None] | None = None) -> list[PadEvent]:
-        """One poll of ``pad`` read ``uids`` at time ``t``; returns the events it settles."""
-        uids = list(dict.fromkeys(uids))
+             card_ids: dict[str, str | None] | None = None, unresolved: bool = False) -> list[PadEvent]:
+        """One poll of ``pad`` read ``uids`` at time ``t``; returns the events it settles.
+
+        ``unresolved``: the pad answered a REQA/WUPA but a card there could not be read.
+        """
+        uids = set(uids)
         with self._lock:
             if card_ids:
                 self._card_ids.update(card_ids)
-            track = self._misses.setdefault(pad, {})
-            read = set(uids)                # membership in a set: a poll's cost stays linear in its UIDs
-            touched = read | set(track)
-            for uid in uids:
-                track[uid] = 0
-            for uid in list(track):
-                if uid not in read:
-                    track[uid] += 1
-                    if track[uid] >= self.misses_to_remove:
-                        del track[uid]
             events: list[PadEvent] = []
+            piled = self._pile(pad, unresolved, t, events)
+            runs = self._runs.setdefault(pad, {})
+            for uid in uids:
+                run = runs.get(uid)
+                if run is None or t - run.last > self.lift_s:
+                    runs[uid] = _Run(t)
+                else:
+                    run.last = t
+                    run.reads += 1
+            touched = set(uids)
+            brief = []
+            if not piled:
+                for uid, run in list(runs.items()):
+                    if t - run.last > self.lift_s:
+                        del runs[uid]
+                        touched.add(uid)
+                        if uid not in self._owner and uid not in self._conflicts:
+                            brief.append((uid, run))
+            for uid, owner in self._owner.items():
+                if owner == pad and uid not in runs:
+                    touched.add(uid)
             for uid in sorted(touched):
                 events.extend(self._settle(uid, t))
+            for uid, run in brief:
+                events.extend(self._brief_stay(pad, uid, run, t))
             return events
 
+    def _brief_stay(self, pad: str, uid: str, run: _Run, t: float) -> list[PadEvent]:
+        """A card read on ``pad`` but gone before its settle window ran out, and at rest nowhere else since.
+
+        It did not cross the pad on its way to another (it would rest there by
+        now): it was laid and taken off again quickly, a hurried tap.  Read
+        twice, it counts on this pad, late but once; read once (too quick to
+        tell from a stray read), the player is told the pad could not read a card.
+        """
+        if uid in self._owner or any(uid in runs for runs in self._runs.values()):
+            return []
+        if run.reads >= 2:
+            card_id = self._card_ids.get(uid)
+            return [PadEvent(pad, uid, SEEN, t, card_id), PadEvent(pad, uid, GONE, t, card_id)]
+        if (t - self._told.get(pad, float("-inf")) < NOTICE_AGAIN_S
+                or pad in self._unresolved or run.first - self._pile_seen.get(pad, float("-inf")) <= self.lift_s):
+            return []                           # a card coming out of a pile or slap already told
+        self._told[pad] = t
+        return [PadEvent(pad, "", UNREAD, t)]
+
+    def _pile(self, pad: str, unresolved: bool, t: float, events: list) -> bool:
+        """Track a pad that answers but cannot be read; True while the cards under it are kept."""
+        state = self._unresolved.get(pad)
+        if unresolved:
+            if state is None:
+                state = self._unresolved[pad] = [t, t, False, 0]
+            state[1] = t
+            state[3] += 1
+            if not state[2] and state[3] >= 2 and t - state[0] >= self.notice_s:
+                state[2] = True
+                if t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
+                    self._told[pad] = t
+                    events.append(PadEvent(pad, "", UNREAD, t))
+            return True
+        if state is not None and t - state[1] > self.lift_s:
+            del self._unresolved[pad]
+            for run in self._runs.get(pad, {}).values():
+                run.last = max(run.last, state[1])    # kept under the pile until it came apart: from then on
+            if state[2]:
+                self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
+            return False
+        return state is not None
+
     def _settle(self, uid: str, t: float) -> list[PadEvent]:
-        read_now = [p for p, track in self._misses.items() if track.get(uid) == 0]
-        owner = self._owner.get(uid)
-        if len(read_now) > 1:
+        alive = [(p, runs[uid]) for p, runs in self._runs.items() if uid in runs]
+        resting = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s]
+        across = self._across(resting)
+        if not across and resting:
+            # read on another pad over the same time: it may lie across them, so wait until it rests on one
+            # (a stray cross-talk read there delays the card by lift_s at most)
+            if any(p != q and min(r.last, s.last) >= max(r.first, s.first)
+                   for p, r in alive for q, s in resting):
+                return []
+        if across:
             if uid not in self._conflicts:
-                conflict = Conflict(uid, tuple(sorted(read_now)), t)
+                conflict = Conflict(uid, tuple(sorted(across)), t)
                 self._conflicts[uid] = conflict
                 self._tell(conflict)
             return []
@@ -95,20 +203,39 @@ class Debouncer:
             old = self._conflicts.pop(uid)
             self._tell(Conflict(uid, old.pads, t, resolved=True))
         card_id = self._card_ids.get(uid)
-        if read_now:
-            pad = read_now[0]
-            if owner == pad:
-                return []
+        owner = self._owner.get(uid)
+        owner_run = self._runs.get(owner, {}).get(uid) if owner is not None else None
+        # where it came to rest last: the resting run that began latest, after the owner's run ended
+        newer = [(r.first, p) for p, r in resting if p != owner and (owner_run is None or r.first > owner_run.last)]
+        if newer:
+            pad = max(newer)[1]
             events = []
             if owner is not None:
                 events.append(PadEvent(owner, uid, GONE, t, card_id))
+                self._runs.get(owner, {}).pop(uid, None)
             self._owner[uid] = pad
             events.append(PadEvent(pad, uid, SEEN, t, card_id))
             return events
-        if owner is not None and uid not in self._misses.get(owner, {}):
+        if owner is not None and owner_run is None:
             del self._owner[uid]
             return [PadEvent(owner, uid, GONE, t, card_id)]
         return []
+
+    def due(self, t: float) -> list[str]:
+        """Pads holding a card whose settle window has run out: read them now, not a cycle later."""
+        with self._lock:
+            return sorted({p for p, runs in self._runs.items() for uid, r in runs.items()
+                           if self._owner.get(uid) != p and r.first + self.settle_s <= t
+                           and r.span() < self.settle_s and t - r.last <= self.settle_s})
+
+    def _across(self, resting: list) -> list[str]:
+        """Pads whose resting runs of one card overlap for ``settle_s``: it lies across them."""
+        pads = set()
+        for i, (p, a) in enumerate(resting):
+            for q, b in resting[i + 1:]:
+                if min(a.last, b.last) - max(a.first, b.first) >= self.settle_s:
+                    pads |= {p, q}
+        return sorted(pads)
 
     def _tell(self, conflict: Conflict) -> None:
         if self.on_conflict is not None:
@@ -123,11 +250,17 @@ class Debouncer:
         with self._lock:
             return sorted(u for u, p in self._owner.items() if p == pad)
 
+    def unread_pads(self) -> list[str]:
+        """Pads where a card answers but cannot be read right now."""
+        with self._lock:
+            return sorted(self._unresolved)
+
     def forget_pad(self, pad: str, t: float) -> list[PadEvent]:
         """Everything on ``pad`` gone at once (its reader was removed from the table)."""
         with self._lock:
-            self._misses.pop(pad, None)
+            runs = self._runs.pop(pad, {})
+            self._unresolved.pop(pad, None)
             events = []
-            for uid in [u for u, p in self._owner.items() if p == pad]:
+            for uid in sorted(set(runs) | {u for u, p in self._owner.items() if p == pad}):
                 events.extend(self._settle(uid, t))
             return events

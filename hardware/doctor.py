@@ -18,7 +18,7 @@ from companion.table import ProfileError, TableProfile, check_layouts, load_prof
 from hardware.debounce import Debouncer
 from hardware.pins import PinProfile, parse_pins
 from hardware.readers import (build_rc522, link_reset_lines, no_spi_message, reader_specs, reading_plan, shared_pins,
-                              spidev_node)
+                              spi_hz, spidev_node)
 
 
 def check_profile(path) -> tuple[TableProfile, list, PinProfile]:
@@ -156,7 +156,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             if spec.kind != "rc522":
                 continue
             try:
-                readers.append(build_rc522(spec, specs, reset_lines))
+                readers.append(build_rc522(spec, specs, reset_lines, spi_speed_hz=spi_hz(prof)))
             except FileNotFoundError:
                 missing_spi.append(spec)
             except (OSError, ImportError) as exc:
@@ -204,8 +204,12 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     bridge_debouncer = Debouncer()
     bridge_events: list = []
 
+    def bridge_now() -> float:
+        """The time the bridge's reads happen at: the emulated board's modelled clock, or the host's."""
+        return emulated_boards[0].clock.now if emulated_boards else time.monotonic()
+
     def bridge_feed(pad, uids, card_ids=None):
-        bridge_events.extend(bridge_debouncer.feed(pad, uids, time.monotonic(), card_ids))
+        bridge_events.extend(bridge_debouncer.feed(pad, uids, bridge_now(), card_ids))
 
     for b in bridges:
         if emulate:
@@ -216,7 +220,8 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
             problems.append(b.detail)
     for board in emulated_boards:
         board.bridge.start()
-        for _ in range(3):
+        until = board.clock.now + bridge_debouncer.lift_s        # long enough for a card to count
+        while board.clock.now < until:
             board.bridge.poll_once()
     for b in bridges:
         if b.connected and b.versions:
@@ -227,13 +232,27 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
     say(f"Pads: {', '.join(prof.pads)}")
     plan = reading_plan(prof)
     say(f"Fields: {plan.fields} ({plan.why}); see docs/hardware/tables.md")
+    for b in bridges:
+        if b.fields is None:
+            continue
+        # what the bridge firmware really does, from its own HELLO line
+        say(f"    {b.spec.id}: the firmware's fields are {b.fields}")
+        if b.fields == "update":
+            problems.append(f"the reader bridge {b.spec.id} booted in update mode (GP22 held to GND), so it reads "
+                            f"no cards: take the jumper off and press RUN (or unplug and plug its USB cable)")
+        elif b.fields != plan.fields:
+            problems.append(f"the reader bridge {b.spec.id} keeps its fields {b.fields} but the profile asks for "
+                            f"{plan.fields}: set FIELDS = \"{plan.fields}\" in pinmap.py and update the firmware "
+                            f"(docs/hardware/bridge.md, \"Updating the firmware\")")
     working = [r for r in readers if r.ok]
     if working or any(b.connected for b in bridges):
         say("")
         say(f"Live reads for {seconds:g} s (put a card on each pad):")
         debouncer = Debouncer()
+        now = (lambda: table.model.now) if getattr(table, "model", None) is not None else time.monotonic
         last: dict[str, list[str]] = {}
         end = time.monotonic() + seconds
+        modelled_end = now() + debouncer.lift_s + 0.1
         polls = 0
         while True:
             for r in working:
@@ -242,13 +261,17 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
                 polls += 1
                 if uids is None:
                     continue
-                for ev in debouncer.feed(r.pad, uids, time.monotonic()):
+                for ev in debouncer.feed(r.pad, uids, now()):
                     say(f"    pad {ev.pad}: card {ev.uid} {'put down' if ev.kind == 'seen' else 'lifted'}")
                 last[r.pad] = uids
-            if time.monotonic() >= end or not working:
+            if not working:
                 break
-            if table is not None and polls >= 20 * max(1, len(working)):
-                break                      # emulated: modelled time, no point in waiting for hands
+            if table is not None:
+                if now() >= modelled_end:
+                    break                  # emulated: modelled time, no point in waiting for hands
+                continue
+            if time.monotonic() >= end:
+                break
             time.sleep(0.02)
         for r in working:
             on = last.get(r.pad, [])

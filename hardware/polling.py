@@ -94,8 +94,24 @@ class PolledTable(TableSource):
         order = self.poll_order()
         for i, r in enumerate(order):
             events.extend(self.poll_reader(r, after=order[(i + 1) % len(order)]))
+            events.extend(self.poll_due())
         self.cycles += 1
         return events
+
+    def poll_due(self) -> list:
+        """Read again at once every pad whose card has lain there for the settle window (see Debouncer.due)."""
+        due = self.debouncer.due(self.debounce_time())
+        if not due:
+            return []
+        events = []
+        for r in self.poll_order():
+            if r.pad in due:
+                events.extend(self.poll_reader(r))
+        return events
+
+    def debounce_time(self) -> float:
+        """The time the debouncer's windows run on."""
+        return self.clock()
 
     def poll_reader(self, reader, after=None) -> list:
         """Poll one reader; ``after``: the reader polled next, whose field may be switched on meanwhile."""
@@ -108,7 +124,7 @@ class PolledTable(TableSource):
             reader.rest()
         if uids is None:
             return []
-        return self.feed(reader.pad, uids, card_ids)
+        return self.feed(reader.pad, uids, card_ids, unresolved=reader.pcd.unresolved)
 
     def write_card_id(self, pad: str, uid: str, card_id: str) -> None:
         """Write ``card_id`` onto the tag ``uid`` lying on ``pad`` (NDEF), so any companion knows the card.
@@ -131,8 +147,8 @@ class PolledTable(TableSource):
             if reader.ndef is not None:
                 reader.ndef.remember(raw, card_id)
 
-    def feed(self, pad: str, uids: list[str], card_ids: dict | None = None) -> list:
-        events = self.debouncer.feed(pad, uids, self.clock(), card_ids)
+    def feed(self, pad: str, uids: list[str], card_ids: dict | None = None, unresolved: bool = False) -> list:
+        events = self.debouncer.feed(pad, uids, self.clock(), card_ids, unresolved)
         for ev in events:
             self._emit(ev)
         return events

@@ -80,6 +80,7 @@ class ReadingPlan:
         [reading]
         fields = "switched"          # or "on"; default: switched unless every two pads are
                                      # CROSSTALK_CM or more apart (or no positions are given)
+        spi_hz = 1_000_000           # the SPI clock (default 4 MHz): lower it for wires over 30 cm
         [reading.positions]          # pad centres in cm, as seen from above
         n1 = [0, 0]
         n2 = [9, 0]
@@ -124,7 +125,11 @@ def reading_plan(profile: TableProfile) -> ReadingPlan:
         else:
             positions[pad] = (float(at[0]), float(at[1]))
     fields = raw.get("fields")
-    unknown = set(raw) - {"fields", "positions"}
+    unknown = set(raw) - {"fields", "positions", "spi_hz"}
+    hz = raw.get("spi_hz")
+    if hz is not None and not (isinstance(hz, int) and SPI_HZ_RANGE[0] <= hz <= SPI_HZ_RANGE[1]):
+        problems.append(f"[reading] spi_hz must be a whole number of Hz from {SPI_HZ_RANGE[0]:_} to "
+                        f"{SPI_HZ_RANGE[1]:_} (the RC522 reads up to 10 MHz; 1_000_000 suits long wires), not {hz!r}")
     if unknown:
         problems.append(f"[reading]: unknown setting(s) {', '.join(sorted(unknown))}")
     if fields is not None and fields not in FIELD_MODES:
@@ -521,7 +526,16 @@ def link_reset_lines(readers: list[PadReader]) -> None:
             r.line_mates = mates
 
 
-def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz: int = 4_000_000):
+SPI_HZ_DEFAULT = 4_000_000
+SPI_HZ_RANGE = (100_000, 10_000_000)      # the MFRC522 datasheet: SPI up to 10 Mbit/s
+
+
+def spi_hz(profile: TableProfile) -> int:
+    """The SPI clock the profile asks for (``[reading] spi_hz``; lower it for long wires), else 4 MHz."""
+    return int((profile.raw.get("reading") or {}).get("spi_hz", SPI_HZ_DEFAULT))
+
+
+def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz: int | None = None):
     """A :class:`~hardware.polling.PolledTable` on the profile's readers, or ``(None, problems)``.
 
     Returns ``(table, [])`` when at least one reader answers (the others show
@@ -543,7 +557,8 @@ def open_profile_table(profile: TableProfile, *, pin_factory=None, spi_speed_hz:
             continue
         try:
             readers.append(build_rc522(spec, specs, reset_lines, pin_factory=pin_factory,
-                                       spi_speed_hz=spi_speed_hz, ndef=card_ids, switched=plan.switched))
+                                       spi_speed_hz=spi_speed_hz or spi_hz(profile), ndef=card_ids,
+                                       switched=plan.switched))
         except (OSError, ImportError) as exc:
             problems.append(no_spi_message(spec, exc, specs))
     link_reset_lines(readers)

@@ -82,7 +82,7 @@ def _child(build, args, conn) -> None:
             return
         send(("opened", list(table.pads), table.status()))
         table.start(lambda ev: send(("event", ev)), background=True)
-        settled_after = table.debouncer.misses_to_remove + 1
+        settled_at = time.monotonic() + table.debouncer.lift_s      # the cards lying there have settled by then
         settled = False
         while True:
             if conn.poll(STATUS_EVERY_S):
@@ -99,7 +99,7 @@ def _child(build, args, conn) -> None:
             thread = table._thread
             if thread is not None and not thread.is_alive():
                 raise RuntimeError(table.failure or "the poll thread stopped")
-            if not settled and table.cycles >= settled_after:
+            if not settled and table.cycles >= 2 and time.monotonic() >= settled_at:
                 settled = True
                 send(("settled", {pad: table.debouncer.on_pad(pad) for pad in table.pads}))
             # the heartbeat: a process stopped or stuck sends none; cycles tell a stuck poll thread

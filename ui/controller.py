@@ -82,12 +82,13 @@ class AppController(EventDispatcher):
 
     def handle_pad_event(self, ev: PadEvent) -> None:
         """On the main thread: remember what lies where, then give the event to its taker."""
-        here = set(self.on_pad.get(ev.pad, ()))
-        if ev.kind == GONE:
-            here.discard(ev.uid)
-        else:
-            here.add(ev.uid)
-        self.on_pad[ev.pad] = sorted(here)
+        if ev.uid:                                      # an ``unread`` notice names no tag
+            here = set(self.on_pad.get(ev.pad, ()))
+            if ev.kind == GONE:
+                here.discard(ev.uid)
+            else:
+                here.add(ev.uid)
+            self.on_pad[ev.pad] = sorted(here)
         self.dispatch("on_pad_event", ev)
         if self.pad_taker is not None and self.pad_taker(ev):
             return

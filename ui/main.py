@@ -116,6 +116,13 @@ def bench_deckcheck(args) -> int:
     return 0
 
 
+def bench_hands(args) -> int:
+    """Issue 23: what hands do on each game's default table (hardware/hands_bench.py)."""
+    from hardware.hands_bench import GAMES, bench_hands
+    cli._json(bench_hands(gestures=args.plays, games=[args.game] if args.game else GAMES))
+    return 0
+
+
 def bench_ui(args) -> int:
     from ui.bench import bench_ui
     cli._json(bench_ui(seconds=args.seconds))
@@ -136,7 +143,7 @@ def bench_ui_child(args) -> int:
 
 WIRING = {"run": cmd_run, "doctor": cmd_doctor, "bench rfid": bench_rfid, "bench leds": bench_leds,
           "bench hostile": bench_hostile,
-          "bench deckcheck": bench_deckcheck, "bench ui": bench_ui, "bench ui-child": bench_ui_child}
+          "bench deckcheck": bench_deckcheck, "bench hands": bench_hands, "bench ui": bench_ui, "bench ui-child": bench_ui_child}
 
 
 def main(argv: list[str] | None = None) -> int:

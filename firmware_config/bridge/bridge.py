@@ -13,6 +13,27 @@ included) becomes a ``FAULT`` line in plain ASCII and a reset of that channel,
 never the end of the loop; ``machine.WDT`` restarts a Pico that hangs anyway
 (the host sees ``HELLO`` again).
 
+Fields (``FIELDS`` in ``pinmap.py``, reported in ``HELLO``): ``"switched"``
+keeps every reader's field off except while its pad is read (after the
+5.1 ms ISO/IEC 14443-3 guard time), so neighbouring pads cannot hear each
+other's tags; channels are read evens first, then odds, and the next
+channel's field goes on while the current one is read (wired in a row,
+channels two apart are no neighbours).  ``"on"`` keeps every field on.
+
+Never blocking on USB: a host that keeps the port open but stops reading
+fills the CDC buffer, and MicroPython then waits up to its CDC TX timeout in
+every write — long enough, line after line, to starve the watchdog.  So a line
+is written only when ``select.poll`` says stdout can take bytes
+(:class:`LineOut`); meanwhile only the latest ``POLL`` line of each channel is
+kept (it supersedes the older ones: the host sees the gap in the sequence
+numbers as lost lines) and at most ``BACKLOG`` other lines, oldest dropped.
+
+Updating without BOOTSEL: the rp2 watchdog cannot be stopped once started
+(micropython#8600), so ``mpremote cp`` would be cut off by a reset.  With
+``UPDATE_PIN`` (GP22) held to GND at boot, :func:`main` says ``HELLO … update``,
+arms no watchdog and returns to the REPL, where ``mpremote`` can copy files
+(docs/hardware/bridge.md).
+
 Nothing here is specific to the Pico except :func:`main`.  The test suite runs
 this file under a real MicroPython (the WebAssembly port, in node) whose
 ``machine`` module is a stand-in that carries every SPI transfer to the RC522
@@ -22,10 +43,12 @@ from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import MAX_FAULT_TEXT, encode, uids_field
 import ntag
 
-FIRMWARE = "bridge-2"
+FIRMWARE = "bridge-3"
 RECOVER_EVERY = 50          # polls of a faulty channel between two reset attempts
 WDT_TIMEOUT_MS = 2000       # a poll round takes milliseconds; a hung loop is restarted after 2 s
 NDEF_ATTEMPTS = 2           # failed NDEF reads of one tag before it counts as carrying no card id
+GUARD_US = 5100             # ISO/IEC 14443-3: a field on for 5.1 ms before the first REQA/WUPA
+BACKLOG = 32                # lines (other than POLL) kept while the host does not read
 
 
 def _hex(data):
@@ -87,6 +110,43 @@ class PicoTransport:
         self._sleep_us(5000)
 
 
+class LineOut:
+    """Lines to the host, written only when the USB port can take them; the rest kept, summarised or dropped.
+
+    ``writable()`` says whether stdout can take bytes now (``select.poll`` on
+    the Pico).  A ``POLL`` line replaces the waiting ``POLL`` of its channel
+    (the newer one says all the older one did); other lines wait, at most
+    ``backlog`` of them, the oldest dropped first.  ``dropped`` counts both.
+    """
+
+    def __init__(self, write, writable=None, backlog=BACKLOG):
+        self._write = write
+        self._writable = writable or (lambda: True)
+        self.backlog = backlog
+        self.waiting = []              # [kind, channel, line], oldest first
+        self.dropped = 0
+
+    def send(self, kind, channel, line):
+        if kind == "POLL":
+            for i in range(len(self.waiting)):
+                if self.waiting[i][0] == "POLL" and self.waiting[i][1] == channel:
+                    self.waiting.pop(i)
+                    self.dropped += 1
+                    break
+        elif len(self.waiting) >= self.backlog + 16:
+            for i in range(len(self.waiting)):
+                if self.waiting[i][0] != "POLL":
+                    self.waiting.pop(i)
+                    self.dropped += 1
+                    break
+        self.waiting.append([kind, channel, line])
+        self.flush()
+
+    def flush(self):
+        while self.waiting and self._writable():
+            self._write(self.waiting.pop(0)[2])
+
+
 class Bridge:
     """All channels of one bridge: initialise, poll round-robin, report each poll as one line.
 
@@ -94,9 +154,16 @@ class Bridge:
     Pico): a loop that stops coming round stops feeding the watchdog.
     """
 
-    def __init__(self, spi, cs_pins, reset_pin, write, sleep_us, feed=None):
-        self.write = write
+    def __init__(self, spi, cs_pins, reset_pin, write, sleep_us, feed=None, fields="on", writable=None,
+                 ticks_us=None):
+        self.out = LineOut(write, writable)
         self.feed = feed or (lambda: None)
+        self.fields = fields
+        self._sleep_us = sleep_us
+        self._ticks_us = ticks_us
+        self.warmed_at = [None] * len(cs_pins)     # per channel: ticks_us when its field went on early
+        n = len(cs_pins)
+        self.order = list(range(0, n, 2)) + list(range(1, n, 2))   # no two neighbours in a row
         self.transports = [PicoTransport(spi, cs, reset_pin, sleep_us) for cs in cs_pins]
         self.pcds = [Pcd(t) for t in self.transports]
         self.known = [KnownTags() for _ in cs_pins]
@@ -106,15 +173,26 @@ class Bridge:
         self.seq = 0
 
     def send(self, kind, *fields):
-        self.write(encode(self.seq, kind, [ascii_words(f) for f in fields]))
+        line = encode(self.seq, kind, [ascii_words(f) for f in fields])
+        self.out.send(kind, None if kind == "HELLO" else fields[0], line)
         self.seq = (self.seq + 1) % 65536
 
     def start(self):
         self.seq = 0
-        self.send("HELLO", FIRMWARE, len(self.pcds))
+        self.send("HELLO", FIRMWARE, len(self.pcds), self.fields)
         for ch in range(len(self.pcds)):
             self._guarded(ch, self._init)
+            self._guarded(ch, self._rest)
             self.feed()
+
+    # -- the fields ------------------------------------------------------------------------------
+    def _warm(self, ch):
+        if self.fields == "switched" and self.ok[ch]:
+            self.pcds[ch].antenna(True)
+
+    def _rest(self, ch):
+        if self.fields == "switched" and self.ok[ch]:
+            self.pcds[ch].antenna(False)
 
     def _init(self, ch):
         try:
@@ -161,9 +239,16 @@ class Bridge:
             self.since_fault[ch] = 0
             if not self._recover(ch):
                 return
-        uids = self.pcds[ch].inventory(self.known[ch].uids())
-        self.known[ch].update(uids)
-        self._card_ids(ch, uids)
+        if self.fields == "switched":
+            if self.warmed_at[ch] is None:
+                self._warm(ch)
+            self._sleep_us(self._guard_left(ch))
+        try:
+            uids = self.pcds[ch].inventory(self.known[ch].uids())
+            self.known[ch].update(uids)
+            self._card_ids(ch, uids)                   # NDEF reads need the field on too
+        finally:
+            self._rest(ch)
         self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
 
     def _card_ids(self, ch, uids):
@@ -192,9 +277,25 @@ class Bridge:
             else:
                 self.send("NDEF", ch, _hex(uid), "-")
 
+    def _guard_left(self, ch):
+        """Microseconds still to wait before the tags on ``ch`` have had their power-up time."""
+        since = self.warmed_at[ch]
+        if since is None or self._ticks_us is None:
+            return GUARD_US
+        return max(0, GUARD_US - (self._ticks_us() - since))
+
     def poll_once(self):
-        for ch in range(len(self.pcds)):
+        order = self.order
+        for i in range(len(order)):
+            ch = order[i]
+            nxt = order[(i + 1) % len(order)]
+            if self.fields == "switched" and abs(nxt - ch) > 1 and self.ok[nxt]:
+                # the next channel's field goes on while this one is read (two channels apart: no neighbours)
+                self._guarded(nxt, self._warm)
+                self.warmed_at[nxt] = self._ticks_us() if self._ticks_us is not None else None
             self._guarded(ch, self._poll)
+            self.warmed_at[ch] = None
+            self.out.flush()
             self.feed()
 
     def run(self):
@@ -204,13 +305,28 @@ class Bridge:
 
 
 def main():
-    """On the Pico: wire up the pins of PIN_MAP, arm the watchdog, run forever reporting on USB serial (stdout)."""
+    """On the Pico: wire up the pins of PIN_MAP, arm the watchdog, run forever reporting on USB serial (stdout).
+
+    With ``UPDATE_PIN`` held low at boot: say so, arm no watchdog, return to the REPL for ``mpremote``.
+    """
+    import select
     import sys
     import time
     from machine import SPI, WDT, Pin
-    from pinmap import CS_PINS, MISO, MOSI, RESET, SCK, SPI_ID, SPI_HZ
+    import pinmap
+    update = Pin(getattr(pinmap, "UPDATE_PIN", 22), Pin.IN, Pin.PULL_UP)
+    channels = len(pinmap.CS_PINS)
+    if update.value() == 0:
+        sys.stdout.write(encode(0, "HELLO", [FIRMWARE, channels, "update"]))
+        return                                          # to the REPL: no watchdog, no polling
     wdt = WDT(timeout=WDT_TIMEOUT_MS)
-    spi = SPI(SPI_ID, baudrate=SPI_HZ, polarity=0, phase=0, sck=Pin(SCK), mosi=Pin(MOSI), miso=Pin(MISO))
-    cs = [Pin(n, Pin.OUT, value=1) for n in CS_PINS]
-    reset = Pin(RESET, Pin.OUT, value=1)
-    Bridge(spi, cs, reset, sys.stdout.write, time.sleep_us, wdt.feed).run()
+    spi = SPI(pinmap.SPI_ID, baudrate=pinmap.SPI_HZ, polarity=0, phase=0, sck=Pin(pinmap.SCK),
+              mosi=Pin(pinmap.MOSI), miso=Pin(pinmap.MISO))
+    cs = [Pin(n, Pin.OUT, value=1) for n in pinmap.CS_PINS]
+    reset = Pin(pinmap.RESET, Pin.OUT, value=1)
+    poller = select.poll()
+    poller.register(sys.stdout, select.POLLOUT)
+    # MicroPython's stdio poll says writable while the CDC TX buffer has room (shared/tinyusb/mp_usbd_cdc.c)
+    writable = lambda: bool(poller.poll(0))        # noqa: E731
+    Bridge(spi, cs, reset, sys.stdout.write, time.sleep_us, wdt.feed, fields=getattr(pinmap, "FIELDS", "on"),
+           writable=writable, ticks_us=time.ticks_us).run()

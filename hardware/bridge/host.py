@@ -149,6 +149,7 @@ class BridgeReader:
         self.connected = False
         self.detail = "not started"
         self.firmware = None
+        self.fields: str | None = None      # the firmware's own word on its fields (HELLO), see _handle
         self.versions: dict[int, str] = {}
         self.channel_faults: dict[int, str] = {}
         self.lines = self.lost = self.garbled = self.reconnects = 0
@@ -262,6 +263,10 @@ class BridgeReader:
             self.firmware = " ".join(fields[:3])[:80]
             if self._last_seq is not None:
                 self.restarts += 1
+            # what the firmware really does with the fields: "switched", "on" (bridge-2 and older said
+            # nothing and kept them on), or "update" (booted with its update pin low: it reads no cards)
+            mode = fields[2] if len(fields) > 2 else "on"
+            self.fields = mode if mode in ("switched", "on", "update") else "unknown"
             self._last_seq = seq
             self._anomalies.append(False)
             return
@@ -366,7 +371,8 @@ class BridgeReader:
         return {"id": self.spec.id, "kind": "bridge", "ok": ok, "detail": detail,
                 "where": self.spec.where(), "pads": self.pads, "versions": dict(self.versions),
                 "lost": self.lost, "garbled": self.garbled, "reconnects": self.reconnects,
-                "repeated": self.repeated, "out_of_order": self.out_of_order, "restarts": self.restarts}
+                "repeated": self.repeated, "out_of_order": self.out_of_order, "restarts": self.restarts,
+                "fields": self.fields}
 
     def silent_for(self) -> float | None:
         """Seconds without a line, once that is more than :attr:`SILENT_S` while connected; else None."""

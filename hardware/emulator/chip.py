@@ -50,6 +50,11 @@ FC = 13.56e6
 BIT_S = 128 / FC
 FDT_S = 1172 / FC
 HOST_OVERHEAD_S = 35e-6
+#: One SPI transaction of the bridge firmware on a Pico (MicroPython on the RP2040 at 125 MHz: chip select
+#: down, ``SPI.write_readinto``, chip select up, and the bytecode around them).  An estimate from a user's
+#: observation (polpo/rp2040-psram#12: a 3-byte write to an SPI DAC with MicroPython's hardware SPI, twice
+#: around a 100 us delay, "takes effectively 200 us", so about 50 us a transaction), not a measurement of ours.
+RP2040_TRANSFER_S = 50e-6
 SPI_HZ = 4_000_000
 
 RESET_VALUES = {
@@ -323,7 +328,8 @@ class EmulatedRC522:
             return                                                           # no field, nobody hears
         replies = []
         physics = self.physics
-        overheard = physics.overheard(self) if physics is not None else []
+        overheard = physics.overheard(self, new_round=nbits == 7) if physics is not None else []
+        pile = physics is not None and nbits != 7 and physics.pile(self)
         for tag in list(self.tags) + overheard:
             if not tag.ready(end):
                 continue                                                     # still powering up
@@ -331,6 +337,8 @@ class EmulatedRC522:
             if nbits == 7 and physics is not None and tag not in overheard:
                 miss = physics.stack_miss(tag, self) or miss
             reply = tag.receive(data, nbits, miss=miss)
+            if pile and tag not in overheard:
+                continue                            # 3+ tags: they hear the frame, the reader hears no reply
             if reply is not None and tag in overheard:
                 bits = physics.garble(reply[0])
                 reply = (bits, reply[1])

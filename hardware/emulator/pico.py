@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hardware import ntag
 from hardware.bridge import protocol
-from hardware.emulator.chip import EmulatedRC522, ModelClock
+from hardware.emulator.chip import RP2040_TRANSFER_S, EmulatedRC522, ModelClock
 from hardware.rc522 import pcd
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware_config" / "bridge"
@@ -92,16 +92,25 @@ def load_firmware():
 class EmulatedBridgeBoard:
     """A Pico with ``channels`` emulated RC522s on one bus and a shared reset line, running the firmware."""
 
-    def __init__(self, channels: int = 16, write=None, clock: ModelClock | None = None):
+    def __init__(self, channels: int = 16, write=None, clock: ModelClock | None = None, fields: str | None = None):
         self.clock = clock or ModelClock()
         self.reset = ResetPin(20)
         self.cs = [Pin(n) for n in range(channels)]
-        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset) for _ in range(channels)]
+        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset, host_overhead=RP2040_TRANSFER_S)
+                      for _ in range(channels)]
         self.spi = PicoSPI(dict(zip(self.cs, self.chips)))
         self.lines: list[str] = []
         firmware = load_firmware()
         self.bridge = firmware.Bridge(self.spi, self.cs, self.reset, write or self.lines.append,
-                                      lambda us: self.clock.sleep(us / 1e6))
+                                      lambda us: self.clock.sleep(us / 1e6), fields=fields or pinmap_fields(),
+                                      ticks_us=lambda: int(self.clock.now * 1e6))
+
+
+def pinmap_fields() -> str:
+    """What the shipped firmware does with the fields: ``FIELDS`` of firmware_config/bridge/pinmap.py."""
+    import re
+    found = re.search(r'^FIELDS = "(\w+)"', (FIRMWARE_DIR / "pinmap.py").read_text(), re.M)
+    return found.group(1) if found else "on"
 
 
 # -- the firmware under a real MicroPython ----------------------------------------------------------------
@@ -122,6 +131,11 @@ def micropython_available() -> str | None:
     if not MICROPYTHON_MJS.exists():
         return f"MicroPython's WebAssembly port is not installed in {MICROPYTHON_DIR} (companion/bootstrap.py)"
     return None
+
+
+USB_TX_BUFSIZE = 256       # CFG_TUD_CDC_TX_BUFSIZE of MicroPython's TinyUSB config at full speed
+CDC_TX_TIMEOUT_S = 0.5     # MICROPY_HW_USB_CDC_TX_TIMEOUT of the rp2 port, as the issue measured it
+UPDATE_GP = 22             # firmware_config/bridge/pinmap.py UPDATE_PIN
 
 
 class MicroPythonBoard:
@@ -153,13 +167,20 @@ class MicroPythonBoard:
         self.reset = ResetPin(reset_gp, value=0)
         cs_numbers = list(cs_pins if cs_pins is not None else range(channels))
         self.cs = {n: Pin(n) for n in cs_numbers}
-        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset) for _ in cs_numbers]
+        self.chips = [EmulatedRC522(self.clock, reset_pin=self.reset, host_overhead=RP2040_TRANSFER_S)
+                      for _ in cs_numbers]
         self.spi = PicoSPI({self.cs[n]: chip for n, chip in zip(cs_numbers, self.chips)})
         self.raw_lines: list[bytes] = []    # every line the firmware wrote, as bytes
         self.lines: list[str] = []          # the same, as text
         self.boots = 0
         self.exits: list[str] = []          # tracebacks of MicroPython stopping (main.py raised or returned)
         self.transfers = 0
+        self.inputs: dict[int, int] = {}    # input pins held to a level (a jumper to GND: 0); else pulled up
+        self.host_reading = True            # the host reads the port (False: open, but not read)
+        self.usb_room = USB_TX_BUFSIZE      # bytes free in the CDC TX buffer
+        self._usb_fifo: list[bytes] = []    # lines waiting in that buffer for the host to read
+        self.cdc_timeouts = 0               # writes that waited MicroPython's CDC TX timeout
+        self.at_repl = False                # main.py returned on purpose (update mode): MicroPython waits
         self._proc = None
         self._stall_s = 0.0
         self._bus_errors = 0
@@ -211,6 +232,23 @@ class MicroPythonBoard:
                 return
         raise TimeoutError(f"the firmware did not get there in {max_messages} messages; last lines: {self.lines[-5:]}")
 
+    def run_for(self, seconds: float, max_messages: int = 5_000_000) -> None:
+        """Let the firmware run for ``seconds`` of modelled time."""
+        end = self.clock.now + seconds
+        for _ in range(max_messages):
+            if self.clock.now >= end:
+                return
+            self._step()
+        raise TimeoutError(f"the firmware ran {max_messages} messages and did not reach {seconds} s")
+
+    def run_until_repl(self, max_messages: int = 200_000) -> None:
+        """Run until main.py has returned on purpose (update mode)."""
+        for _ in range(max_messages):
+            if self.at_repl:
+                return
+            self._step()
+        raise TimeoutError(f"the firmware did not return to the REPL; last lines: {self.lines[-5:]}")
+
     def run_lines(self, n: int, kind: str | None = None) -> list[str]:
         """Run until ``n`` more lines (of type ``kind``, e.g. "POLL") were written; returns the new lines."""
         start = len(self.raw_lines)
@@ -259,13 +297,20 @@ class MicroPythonBoard:
             self.last_feed = self.clock.now
         elif code == "W":
             self.last_feed = self.clock.now
+        elif code == "I":
+            self._answer(str(self.inputs.get(int(arg), 1)))
+        elif code == "C":
+            self._answer(str(int(self.clock.now * 1e6)))
+            self._watchdog_fired()
+        elif code == "U":
+            self._answer("1" if self.host_reading or self.usb_room > 0 else "0")
         elif code == "O":
-            raw = bytes.fromhex(arg)
-            self.raw_lines.append(raw)
-            self.lines.append(raw.decode("utf-8", "replace"))
-            return True
+            return self._usb_write(bytes.fromhex(arg))
         elif code == "E":
             self.exits.append(bytes.fromhex(arg).decode("utf-8", "replace"))
+            if self.lines and self.lines[-1].split(" ")[1:2] == ["HELLO"] and " update " in self.lines[-1]:
+                self.at_repl = True                    # update mode: at the REPL, no watchdog, for mpremote
+                return False
             if self.wdt_timeout_s is None:
                 raise RuntimeError(f"MicroPython stopped and no watchdog restarts it:\n{self.exits[-1]}")
             self.clock.sleep(self.wdt_timeout_s)       # sitting at the REPL until the watchdog bites
@@ -273,6 +318,52 @@ class MicroPythonBoard:
         elif code == "R":
             self._boot()
         return False
+
+    def _answer(self, text: str) -> None:
+        self._proc.stdin.write(text.encode() + b"\n")
+        self._proc.stdin.flush()
+
+    def _usb_write(self, raw: bytes) -> bool:
+        """A line written to USB serial: to the host, or into the CDC buffer while the host does not read.
+
+        MicroPython waits up to its CDC TX timeout for room (mp_usbd_cdc_tx_strn), then writes what fits."""
+        if self.host_reading:
+            self._deliver(raw)
+            return True
+        if len(raw) > self.usb_room:
+            self.cdc_timeouts += 1
+            self.clock.sleep(CDC_TX_TIMEOUT_S)
+            raw = raw[:self.usb_room]
+        self.usb_room -= len(raw)
+        if raw:
+            self._usb_fifo.append(raw)
+        self._watchdog_fired()
+        return False
+
+    def _deliver(self, raw: bytes) -> None:
+        self.raw_lines.append(raw)
+        self.lines.append(raw.decode("utf-8", "replace"))
+
+    def stop_reading(self) -> None:
+        """The host keeps the port open but stops reading it."""
+        self.host_reading = False
+
+    def resume_reading(self) -> None:
+        """The host reads again: what waited in the CDC buffer arrives first."""
+        for raw in self._usb_fifo:
+            self._deliver(raw)
+        self._usb_fifo.clear()
+        self.usb_room = USB_TX_BUFSIZE
+        self.host_reading = True
+
+    def hold_update_pin(self, low: bool = True) -> None:
+        """A jumper from the update pin (GP22) to GND, read by the firmware at boot."""
+        self.inputs[UPDATE_GP] = 0 if low else 1
+
+    def press_run(self) -> None:
+        """Press RUN (or unplug and plug USB): MicroPython starts afresh with the files on the board."""
+        self.at_repl = False
+        self._boot()
 
     def _watchdog_fired(self) -> bool:
         if self.wdt_timeout_s is not None and self.clock.now - self.last_feed > self.wdt_timeout_s:

@@ -7,8 +7,11 @@ MockFactory) and the real :class:`~hardware.debounce.Debouncer`.  ``place`` and
 ``lift`` put a virtual tag on a pad or take it away and poll that pad until the
 debouncer has decided, so the events arrive before they return, as the direct
 :class:`~hardware.simulated.SimulatedTable` does, but through every layer a real
-table uses.  Time inside is the emulator's modelled time; the events carry the
-host's ``time.monotonic()``.
+table uses.  Time inside is the emulator's modelled time — the debouncer's
+windows too, so a card is read for its settle window in modelled time — and
+the events carry the table's ``clock`` (the host's ``time.monotonic()`` by
+default).  Hands (:mod:`hardware.emulator.hands`) move cards on the chips
+directly, at modelled times, while the table polls.
 
 The table lives in the realistic world by default (:class:`~hardware.emulator.physics.Physics`:
 stacked tags detune, neighbouring fields cross-talk, tags need up to 5 ms to
@@ -50,7 +53,7 @@ class EmulatedTable(PolledTable):
     simulated = True
 
     def __init__(self, pads=None, *, specs: list[ReaderSpec] | None = None, clock=time.monotonic,
-                 model: ModelClock | None = None, pin_factory=None, ndef=None, misses_to_remove: int = 3,
+                 model: ModelClock | None = None, pin_factory=None, ndef=None, debouncer: Debouncer | None = None,
                  physics: Physics | None = None, plan: ReadingPlan | None = None, host_overhead: float | None = None):
         self.model = model or ModelClock()
         self.physics = physics or Physics()
@@ -64,7 +67,7 @@ class EmulatedTable(PolledTable):
         self._ndef = ndef
         readers = [self._emulated_reader(s) for s in (specs or [])]
         link_reset_lines(readers)
-        super().__init__(readers, debouncer=Debouncer(misses_to_remove), clock=clock, min_cycle_s=0.0,
+        super().__init__(readers, debouncer=debouncer or Debouncer(), clock=clock, min_cycle_s=0.0,
                          name="emulated", plan=self.plan)
         for pad in pads or []:
             self._ensure_pad(pad)
@@ -146,7 +149,7 @@ class EmulatedTable(PolledTable):
             offset = (0.0, 3.0 * len(chip.tags))
         chip.place(tag, offset)
         events = self._settle(reader, lambda: tag.uid_hex in self.debouncer.on_pad(pad)
-                              or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()))
+                              or any(c.uid == tag.uid_hex for c in self.debouncer.conflicts()), tag)
         if self.modes.get(pad) == "tap":
             events += self.lift(pad, uid)
         return events
@@ -158,7 +161,28 @@ class EmulatedTable(PolledTable):
         if tag is None:
             return []
         self.chips[pad].remove(tag)
-        return self._settle(reader, lambda: tag.uid_hex not in self.debouncer.on_pad(pad))
+        return self._settle(reader, lambda: tag.uid_hex not in self.debouncer.on_pad(pad), tag)
+
+    def slide(self, over: str, to: str, uid: str) -> list:
+        """A card slid by hand across pad ``over`` onto pad ``to`` (the hands model's drag, in modelled time);
+        the events it gave.  The simulated table's drag: a card counts where it comes to rest."""
+        from hardware.emulator.hands import Hands, play
+        for pad in (over, to):
+            self._ensure_pad(pad)
+        if self._sink is None:
+            self.start(lambda ev: None)
+        events: list = []
+        sink = self._sink
+        self._sink = lambda ev: (events.append(ev), sink(ev))
+        try:
+            hands = Hands(self.plan.positions, self.modes, uids=[normalise_uid(uid)])
+            gesture = hands.drag(over, to, self.model.now)
+            if self.modes.get(to) != "tap":
+                gesture.moves = [m for m in gesture.moves if m.on or m.pad != to]    # it stays where it rests
+            play(self, [gesture])
+        finally:
+            self._sink = sink
+        return events
 
     def clear(self) -> None:
         for pad, chip in self.chips.items():
@@ -169,14 +193,33 @@ class EmulatedTable(PolledTable):
     def on_pad(self) -> dict[str, set[str]]:
         return {pad: set(self.debouncer.on_pad(pad)) for pad in self.pads}
 
-    def _settle(self, reader: PadReader, done, max_polls: int = 20) -> list:
+    def _settle(self, reader: PadReader, done, tag: VirtualTag) -> list:
+        """Poll ``reader`` (and every other pad ``tag`` lies on) until ``done()``, for at most the
+        debouncer's windows and a second of modelled time."""
         if self._sink is None:
             self.start(lambda ev: None)
         events = []
-        for _ in range(max_polls):
+        give_up = self.model.now + self.debouncer.lift_s + 1.0
+        while self.model.now < give_up:
             events.extend(self.poll_reader(reader))
+            for other in self.readers:
+                if other is not reader and self.chips.get(other.pad) in tag.fields:
+                    events.extend(self.poll_reader(other))
             if done():
                 break
+        return events
+
+    def debounce_time(self) -> float:
+        return self.model.now
+
+    def feed(self, pad: str, uids: list[str], card_ids: dict | None = None, unresolved: bool = False) -> list:
+        """As a real table, but the debouncer's windows run on modelled time."""
+        from dataclasses import replace
+        events = self.debouncer.feed(pad, uids, self.model.now, card_ids, unresolved)
+        stamp = self.clock()
+        events = [replace(ev, t=stamp) for ev in events]
+        for ev in events:
+            self._emit(ev)
         return events
 
     fallback_reason = ""

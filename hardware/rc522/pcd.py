@@ -184,6 +184,8 @@ class Pcd:
     for slow tags without making an empty pad expensive.
     """
 
+    unresolved = False     # the last inventory met a card it could not read (see inventory)
+
     def __init__(self, io, timeout_us=300, confirm_attempts=3):
         self.io = io
         self.timeout_us = timeout_us
@@ -451,12 +453,23 @@ class Pcd:
         for uid in known:
             if self.confirm(uid):
                 found.append(bytes(uid))
+        confirmed = len(found)
         failures = 0
-        wake_up = not known
+        # WUPA (not REQA) when the pad had no tags, or when a known tag did not answer: cards that went
+        # quiet under a pile are HALTed, and only WUPA lets them show that something is still there
+        wake_up = not known or len(found) < len(known)
+        self.unresolved = False
+        quiet = 0
         while len(found) < limit and failures < 3:
             try:
                 if self.request(wake_up=wake_up) is None:
-                    break
+                    # tags left READY by a failed anticollision fall back to IDLE on this request without
+                    # answering (ISO/IEC 14443-3 state machine): after a failure, ask once more
+                    quiet += 1
+                    if failures == 0 or quiet > 1:
+                        break
+                    continue
+                quiet = 0
                 uid = self.select_new()
             except (NoReply, Garbled, Collision):
                 failures += 1
@@ -465,6 +478,10 @@ class Pcd:
             self.halt()
             if uid not in found:
                 found.append(uid)
+        # Something answered REQA/WUPA but would not let itself be selected, and nothing new was found: a
+        # pile of three or more cards, a collision that would not resolve (or, now and then, a neighbour's
+        # garbled reply: the debouncer wants two such polls in a row before it tells the player).
+        self.unresolved = failures > 0 and len(found) == confirmed
         return found
 
     # -- NTAG21x memory ------------------------------------------------------------------

@@ -30,6 +30,19 @@ class Bench:
         return sorted(u.hex().upper() for u in self.pcd.inventory([bytes.fromhex(k) for k in known]))
 
 
+def poll_for(table, clock, seconds: float) -> None:
+    """Poll every pad of ``table`` in cycles until ``seconds`` of ``clock`` (modelled time) have passed:
+    the debouncer decides by time (a card counts once it has rested for its settle window)."""
+    end = clock() + seconds
+    while clock() < end:
+        table.poll_cycle()
+
+
+def settle(table, model) -> None:
+    """Long enough for every placement and removal to be reported (the debouncer's lift window and a cycle)."""
+    poll_for(table, lambda: model.now, table.debouncer.lift_s + 0.1)
+
+
 @pytest.fixture
 def bench():
     return Bench()

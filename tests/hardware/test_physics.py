@@ -13,6 +13,8 @@ from hardware.readers import GUARD_S, ReaderSpec, reading_plan
 from hardware.rc522.pcd import Pcd
 from hardware.rc522.transport import Mfrc522Transport
 
+from .conftest import poll_for, settle
+
 A, B, C = "04A1B2C3D4E5F6", "04112233445566", "04778899AABBCC"
 
 
@@ -42,26 +44,30 @@ def _reads(table, pad, polls=20):
 
 # ---- stacked tags -------------------------------------------------------------------------
 
-def test_two_aligned_stickers_are_rarely_read_and_offset_ones_mostly():
-    """q519993: a two-card stack hangs the reader; offset stickers couple better (ALIGNED/OFFSET_FACTOR)."""
+def test_two_stacked_cards_select_fine():
+    """PiicoDev (MFRC522) users: "Selecting one card from 2 cards on the reader (either one) - no problem"."""
     table = _row(["p"], 9)
     table.start(lambda ev: None, background=False)
     table.chips["p"].place(table.tag(A), (0, 0))
     table.chips["p"].place(table.tag(B), (0.5, 0))                 # on top of each other
-    aligned = _reads(table, "p", 40)
-    assert sum(aligned.values()) <= 12                              # of 80 tag-polls, each tag 3 tries a poll
-    table.chips["p"].place(table.tag(B), (0, 3))                    # second sticker 3 cm lower
-    offset = _reads(table, "p", 40)
-    assert offset.get(A, 0) >= 30 and offset.get(B, 0) >= 30
+    reads = _reads(table, "p", 40)
+    assert reads.get(A, 0) >= 36 and reads.get(B, 0) >= 36
 
 
-def test_three_aligned_tags_practically_never_answer():
-    """PiicoDev (MFRC522) users: three or more tags on the reader, just a time out."""
+def test_three_stacked_tags_time_out_and_the_reader_says_something_is_there():
+    """PiicoDev users: "When 3 or more tags are on the reader, I get nothing" — a time out after the ATQA,
+    which the driver reports as unresolved (the player is then told to lay the cards one at a time)."""
     table = _row(["p"], 9)
     table.start(lambda ev: None, background=False)
     for uid in (A, B, C):
         table.chips["p"].place(table.tag(uid), (0, 0))
-    assert sum(_reads(table, "p", 40).values()) <= 1
+    reader = table.readers[0]
+    unresolved = 0
+    for _ in range(40):
+        assert not reader.poll()
+        unresolved += reader.pcd.unresolved
+        reader.rest()
+    assert unresolved == 40
 
 
 def test_the_ideal_world_still_reads_any_stack():
@@ -74,12 +80,24 @@ def test_the_ideal_world_still_reads_any_stack():
 
 # ---- cross-talk ---------------------------------------------------------------------------
 
-def test_neighbours_8_cm_apart_with_fields_on_read_each_others_tags():
-    """#589: RC522s 80 mm apart read the neighbour's tag, whole or garbled, while every field is on."""
-    table = _row(["a", "b"], 8, fields="on")
+def test_cross_talk_falls_smoothly_with_distance_and_matches_the_public_report():
+    """#589: about 100 false reads an hour at 80 mm with fields on; no cliff at 10 cm."""
+    from hardware.emulator.physics import crosstalk_p
+    ps = [crosstalk_p(d) for d in (4, 6, 8, 9.9, 10.0, 10.1, 12, 20)]
+    assert all(a > b for a, b in zip(ps, ps[1:]))                      # falling, no step
+    assert 1.0 < crosstalk_p(9.99) / crosstalk_p(10.01) < 1.02
+    per_hour_at_80mm = crosstalk_p(8) * 40 * 3600 * 1.5                # #589: ~40 polls/s, 1-2 free readers
+    assert 50 <= per_hour_at_80mm <= 200
+
+
+def test_neighbours_4_cm_apart_with_fields_on_read_each_others_tags():
+    """Closer than #589's pads the false reads become frequent enough to see in a few thousand polls."""
+    table = _row(["a", "b"], 4, fields="on")
     table.start(lambda ev: None, background=False)
     table.chips["b"].place(table.tag(A))
-    assert _reads(table, "a", 200).get(A, 0) > 10                   # ghosts of b's card on pad a
+    assert table.plan.fields == "on"
+    heard = _reads(table, "a", 2000)
+    assert 0 < sum(heard.values()) < 200                               # ghosts of b's card on pad a, now and then
 
 
 def test_switched_fields_hear_nothing_from_the_neighbour():
@@ -116,7 +134,7 @@ def test_a_card_across_two_pads_is_a_conflict_with_switched_fields_too():
     tag = table.tag(A)
     table.chips["a"].place(tag)
     table.chips["b"].place(tag)
-    table.poll_cycle()
+    settle(table, table.model)
     assert [c.pads for c in table.conflicts()] == [("a", "b")]
 
 
@@ -215,11 +233,11 @@ def test_tap_pad_five_cards_in_a_row_are_five_plays_and_their_pile_means_nothing
 
 
 def test_tap_pad_a_stack_would_not_be_read_so_cards_are_tapped_one_by_one():
-    """The reason for tap mode: the same five cards left on the pad as a stack lose most of their reads."""
+    """The reason for tap mode: the same five cards left on the pad as a stack are not read at all."""
     table, _ = _sams_table("hold")
     for n in range(1, 6):
         table.chips["n1"].place(table.tag(f"04{n:012X}"), (0, 0))
-    assert sum(_reads(table, "n1", 20).values()) <= 2
+    assert sum(_reads(table, "n1", 20).values()) == 0
 
 
 def test_hold_pad_one_card_and_an_offset_second_are_its_contents():
@@ -306,11 +324,9 @@ def test_per_mode_a_card_laid_down_as_the_field_comes_on_is_read_once(mode):
         uid = f"04{n:012X}"
         reader.warm()                                   # the field has just come on …
         table.chips["n1"].place(table.tag(uid), (0, 0))  # … and the card lands: it needs up to 5 ms
-        for _ in range(2):
-            table.poll_cycle()
+        poll_for(table, lambda: table.model.now, 0.15)    # a card lies 150 ms, the hands model's shortest rest
         table.chips["n1"].remove(table.tag(uid))
-        for _ in range(4):
-            table.poll_cycle()
+        settle(table, table.model)
     entered = [c.card_id for c in changes if c.present]
     assert entered == [f"sams.04{n:012X}" for n in range(1, 21)]
     assert len([c for c in changes if not c.present]) == (20 if mode == "hold" else 0)

@@ -9,6 +9,7 @@ from hardware.emulator.table import EmulatedTable
 from hardware.readers import gpio_cs_node, reader_specs
 from hardware.simulated import SimulatedTable
 from hardware.sources import open_table_source
+from .conftest import settle
 
 TABLES = Path(__file__).resolve().parents[2] / "firmware_config" / "tables"
 
@@ -136,8 +137,9 @@ def test_hardware_and_gpio_chip_selects_on_one_bus_reach_the_right_readers(monke
     for r in table.readers:
         r.transport._sleep = model.sleep
     events = []
+    table.clock = lambda: model.now                           # the debouncer's windows in modelled time
     table.start(events.append, background=False)
-    table.poll_cycle()
+    settle(table, model)
     assert sorted((e.pad, e.uid) for e in events) == [("pa", "A1B2C3D4"), ("pb", "04A1B2C3D4E5F6"), ("pg", "C0FFEE01")]
     assert bus.mode_switches >= 2
     table.close()
@@ -199,7 +201,7 @@ def _two_reader_table():
     table.start(events.append)
     table.chips["p1"].place(table.tag("04A1B2C3D4E5F6"))
     table.chips["p2"].place(table.tag("A1B2C3D4"))
-    table.poll_cycle()
+    settle(table, model)
     assert len(events) == 2
     return table, model, events
 
@@ -296,3 +298,22 @@ def test_a_profile_whose_readers_answer_gives_a_polled_table_that_runs_in_the_ba
     assert (events[0].pad, events[0].kind) == ("s-attacker", SEEN)
     source.close()
     assert factory.pin(25).function == "input"        # the reset line was released on close
+
+
+def test_the_profile_sets_the_spi_clock_and_the_driver_opens_the_bus_at_it(monkeypatch):
+    """[reading] spi_hz (issue 23): long ribbons want a slower clock; a value the RC522 cannot take is refused."""
+    from gpiozero.pins.mock import MockFactory
+    import hardware.readers as readers
+    from hardware.emulator import ModelClock
+    factory, model = MockFactory(), ModelClock()
+    bus = EmulatedSpiBus(factory, model)
+    speeds = []
+    monkeypatch.setattr(readers, "open_spidev", lambda b, cs, hz: speeds.append(hz) or bus.open(b, cs, hz))
+    doc = {"readers": [rc522("a", "pa", bus=0, cs=0, reset_gpio=25)], "reading": {"spi_hz": 1_000_000}}
+    prof = parse_profile(doc, "t.toml")
+    table, problems = readers.open_profile_table(prof, pin_factory=factory)
+    assert problems == [] and speeds == [1_000_000]
+    table.close()
+    doc["reading"]["spi_hz"] = 20_000_000
+    with pytest.raises(ProfileError, match="spi_hz must be a whole number of Hz from 100_000 to 10_000_000"):
+        readers.reading_plan(parse_profile(doc, "t.toml"))

@@ -127,7 +127,8 @@ class ThreePads:
             readers.append(PadReader(spec, Mfrc522Transport(chip, sleep=self.model.sleep), ndef=self.cache,
                                      clock=lambda: self.model.now))
             self.chips.append(chip)
-        self.table = PolledTable(readers, debouncer=Debouncer(), clock=lambda: self.model.now)
+        # about tag memories, not hands: one read is a placement, 10 ms (3 cycles) without one a removal
+        self.table = PolledTable(readers, debouncer=Debouncer(settle_s=0, lift_s=0.01), clock=lambda: self.model.now)
         self.table.start(lambda ev: None, background=False)
         self.chips[0].place(VirtualTag("04000000000A01"))
         self.chips[2].place(VirtualTag("04000000000A02"))

@@ -34,24 +34,35 @@ def test_a_well_built_table_reads_every_pad_taps_all_five_and_reports_cards_acro
         r = data["pads"][pad]
         assert r["read_rate"] == 1.0 and r["crosstalk"] == {} and r["taps_seen"] == 5
         assert r["across"] == "reported as lying across two pads" and r["poll_ms"] > 0
-        assert r["stack_both_rate"] < 0.5                # aligned stickers: the reason these are tap pads
+        assert r["stack_both_rate"] >= 0.8 and r["pile_all_rate"] == 0 and r["pile_announced"]
     assert data["advice"] == ["every pad read its cards and no neighbour heard them"]
+    for pad, other in (("a", "b"), ("b", "a"), ("c", "b")):
+        r = data["pads"][pad]
+        assert r["fumble_events"] == 0 and r["drag"] == other          # a fumble changes nothing; a drag counts at rest
+        assert r["latency_from"] == "placement" and 0 < r["placement_to_event_ms"] <= 150
     assert "Put ONE card flat on pad a" in out.getvalue() and "attach it to a bug report" in out.getvalue()
 
 
-def test_pads_8_cm_apart_with_fields_on_show_cross_talk_and_the_fix(tmp_path):
+def test_pads_8_cm_apart_with_fields_on_are_named_with_the_false_reads_to_expect(tmp_path):
+    """#589's ~100 false reads an hour at 80 mm are too rare to see in a walk-through's few hundred polls:
+    the report says what to expect from the pads' distance, and the fix."""
     report = tmp_path / "report.md"
     assert run_walkthrough(_profile(tmp_path, 8, fields="on"), emulate=True, report=report, out=io.StringIO()) == 0
     text = report.read_text()
-    assert "| a |" in text and "b: " in text                         # pad a's card heard by pad b
+    assert "pad a: pad b lies 8 cm away with fields on" in text and "false reads an hour" in text
     assert "at least 10 cm apart or switch fields" in text
 
 
-def test_hold_pads_that_cannot_read_two_stacked_cards_are_named(tmp_path):
+def test_hold_pads_read_two_stacked_cards_and_announce_three(tmp_path):
+    """PiicoDev users: two cards select fine, three or more time out; the walkthrough explains it for a hold pad."""
     report = tmp_path / "r.json"
     run_walkthrough(_profile(tmp_path, 12, mode="hold"), emulate=True, report=report, out=io.StringIO())
-    advice = json.loads(report.read_text())["advice"]
-    assert any("two stacked cards are both read in only" in a for a in advice)
+    data = json.loads(report.read_text())
+    for pad in ("a", "b", "c"):
+        assert data["pads"][pad]["stack_both_rate"] >= 0.8
+        assert data["pads"][pad]["pile_all_rate"] == 0 and data["pads"][pad]["pile_announced"]
+    assert any("pad a (hold): three stacked cards cannot be read" in a and "one at a time" in a
+               for a in data["advice"])
 
 
 def test_without_readers_it_says_so_and_points_at_emulate(tmp_path, capsys, monkeypatch):
@@ -83,7 +94,7 @@ def test_a_person_can_skip_pads_and_the_report_says_so(tmp_path):
     from hardware.walkthrough import ConsoleBuilder, Walkthrough, markdown
     profile = load_profile(_profile(tmp_path, 9))
     table = profile_table(profile, overhead=HOST_OVERHEAD_S)
-    answers = iter(["s", "", "", "", "", "s"])        # skip a; b: one card (none laid), stack, taps, across; skip c
+    answers = iter(["s", "", "", "", "", "", "", "s"])  # skip a; b: one (none laid), stack, pile, taps, across, drag; skip c
     out = io.StringIO()
     builder = ConsoleBuilder(out, ask=lambda prompt: next(answers))
     builder.tap_window = lambda: (5, 1e9)

@@ -40,6 +40,8 @@ RESULT_EVENTS = ("battle_result", "game_over")
 CONFIRM_ACTIONS = frozenset({"forfeit"})
 #: events that a zone flashes (everything with a zone does; these are the ones without a text worth a note)
 QUIET_EVENTS = ("turn", "phase", "undone")
+#: events shown in the banner (a card that did not count, and why), not as a play
+BANNER_EVENTS = ("rejected", "unknown_tag", "unread_cards")
 
 
 class SeatTag(FitLabel):
@@ -514,12 +516,12 @@ class TableScreen(Screen):
         self.refresh()
         public = self.session.public_events(events)
         decided = [ev for ev in public if ev.get("type") == "battle_result"]
-        if public and not decided and any(ev.get("type") not in ("rejected", "unknown_tag") for ev in public):
+        if public and not decided and any(ev.get("type") not in BANNER_EVENTS for ev in public):
             self.clear_outcomes()
         said = []
         for ev in public:
             kind = ev.get("type")
-            if kind in ("rejected", "unknown_tag"):
+            if kind in BANNER_EVENTS:
                 self.ids.banner.show(ev.get("text", ""))
                 continue
             text = ev.get("text")

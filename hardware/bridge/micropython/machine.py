@@ -11,15 +11,20 @@ import js
 class Pin:
     OUT = 1
     IN = 0
+    PULL_UP = 1
+    PULL_DOWN = 2
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
+        self.mode = mode
         self._level = 0
         if value is not None:
             self.value(value)
 
     def value(self, level=None):
         if level is None:
+            if self.mode == Pin.IN:             # an input: its level is the board's (a jumper to GND or not)
+                return int(js.picoCall("I %d" % self.id))
             return self._level
         self._level = 1 if level else 0
         js.picoSend("P %d %d" % (self.id, self._level))

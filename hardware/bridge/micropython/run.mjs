@@ -7,6 +7,9 @@
 //                  P <pin> <0|1>      a GPIO level change          T <us>   a sleep
 //                  D <ms>             a watchdog was armed         W        the watchdog was fed
 //                  S <hex>            an SPI transfer: the host answers with the received bytes in hex
+//                  I <pin>            an input pin's level: the host answers 0 or 1
+//                  C                  time.ticks_us(): the host answers the modelled time in µs
+//                  U                  can USB serial take bytes now (select POLLOUT): the host answers 0 or 1
 //                  E <hex>            MicroPython stopped with this traceback (main.py returned or raised)
 // Usage: node run.mjs <micropython.mjs> <file.py>...   (the files to put on the board's flash)
 import fs from "node:fs";
@@ -61,7 +64,7 @@ const mp = await loadMicroPython({ stdout, stderr: stdout, linebuffer: false });
 mp.FS.mkdir("/flash");
 mp.FS.mkdir("/shim");
 for (const f of files) mp.FS.writeFile("/flash/" + path.basename(f), fs.readFileSync(f));
-for (const f of ["machine.py", "time.py"]) mp.FS.writeFile("/shim/" + f, fs.readFileSync(path.join(here, f)));
+for (const f of ["machine.py", "time.py", "select.py"]) mp.FS.writeFile("/shim/" + f, fs.readFileSync(path.join(here, f)));
 let trace = "main.py returned";
 try {
   mp.runPython("import sys, os\nsys.path[:0] = ['/shim', '/flash']\nos.chdir('/flash')\nimport main\n");

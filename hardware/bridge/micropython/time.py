@@ -18,3 +18,11 @@ def sleep_ms(ms):
 
 def sleep(s):
     sleep_us(int(s * 1000000))
+
+
+def ticks_us():
+    return int(js.picoCall("C"))
+
+
+def ticks_diff(a, b):
+    return a - b

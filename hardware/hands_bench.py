@@ -1,0 +1,190 @@
+"""``companion bench hands``: every gesture of the hands model on every game's default table.
+
+For each game's default profile (``firmware_config/tables/<game>.toml``) the
+pads are emulated RC522s in the realistic physics, polled by the real driver
+in modelled Pi 4 time (bridge pads too: see ``bridge_pads`` in the output),
+and :class:`~hardware.emulator.hands.Hands` makes gestures on them — on every
+pad at once, as several hands do — until each kind has been made
+``gestures`` times.  The debounced events go through the game's
+:class:`~companion.table.TableState`, so what is counted is what the engine
+would receive:
+
+* ``played``: cards the gesture meant to play; ``missed``: no zone entry for
+  one; ``doubled``: more than one entry; ``wrong_zone``: an entry on a pad it
+  only crossed (or lay across);
+* ``unread`` / ``announced``: cards that never entered their zone and, of
+  those, how many were announced on their pad (an ``unread`` notice) while
+  the gesture lasted or within a second after it — a card silently lost is
+  ``unread - announced``;
+* ``placement_to_event_ms``: from the card coming to rest on its pad to its
+  zone entry (mean, p99, max).
+"""
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+from companion.table import SEEN, UNREAD, TableState, ZoneChange, load_profile
+from hardware.emulator.hands import GESTURES, Hands, neighbours
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("lifeforce", "vitaluna", "territory", "arcmage", "sams")
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _ms(xs: list[float]) -> dict:
+    if not xs:
+        return {"mean": None, "p99": None, "max": None}
+    return {"mean": round(sum(xs) / len(xs) * 1000, 1), "p99": round(_percentile(xs, 0.99) * 1000, 1),
+            "max": round(max(xs) * 1000, 1)}
+
+
+def game_table(game: str, seed: int = 1):
+    """The game's default table, emulated in the realistic world on modelled Pi 4 time; and its layout."""
+    from companion import games as registry
+    from hardware.bench import profile_table
+    from hardware.emulator.chip import HOST_OVERHEAD_S
+    profile = load_profile(ROOT / "firmware_config" / "tables" / f"{game}.toml")
+    rules = registry.get(game)
+    layout = profile.layout(game)
+    layout.validate(rules.zones(rules.normalise_options({})), profile.source)
+    table = profile_table(profile, overhead=HOST_OVERHEAD_S, seed=seed)
+    bridge_pads = [p for r in profile.raw.get("readers", []) if r.get("kind") == "bridge" for p in r.get("pads", [])]
+    return table, layout, bridge_pads
+
+
+def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES) -> dict:
+    """Make ``gestures`` of each kind on ``table`` (pads of ``layout``) while it polls; the counts per kind."""
+    rng = random.Random(seed)
+    pads = [p for p in layout.pad_to_zone if p in table.chips]
+    positions = {p: table.plan.positions.get(p, (9.0 * i, -50.0)) for i, p in enumerate(table.pads)}
+    hands = Hands(positions, {p: layout.mode_of(p) for p in pads}, seed=seed)
+    state = TableState(layout, lambda uid: uid)
+    entries: dict[str, list] = {}                  # uid → [(pad, t)] zone entries
+    notices: dict[str, list[float]] = {}           # pad → times of unread notices
+
+    def sink(ev):
+        if ev.kind == UNREAD:
+            notices.setdefault(ev.pad, []).append(ev.t)
+        for s in state.feed(ev):
+            if isinstance(s, ZoneChange) and s.present:
+                entries.setdefault(s.uid, []).append((s.pad, ev.t))
+    table.start(sink, background=False)
+    for _ in range(3):
+        table.poll_cycle()
+    made = {k: 0 for k in kinds}
+    done: list = []
+    busy: dict[str, float] = {}                    # pad → modelled time it is free again
+    pending: list = []                             # moves not yet applied, sorted by time
+    settle = table.debouncer.lift_s + 0.2
+    order = table.poll_order()
+    k = 0
+    while min(made.values()) < gestures or pending:
+        now = table.model.now
+        if min(made.values()) < gestures:
+            free = [p for p in pads if busy.get(p, 0.0) <= now]
+            rng.shuffle(free)
+            for pad in free:
+                if busy.get(pad, 0.0) > now:
+                    continue
+                if min(made.values()) >= gestures:
+                    break
+                kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
+                other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
+                if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
+                    continue                   # a card lies across, or is slid over, a pad next to this one
+                start = now + rng.uniform(0.0, 0.05)
+                if kind == "lay":
+                    g = hands.lay(pad, start)
+                elif kind == "fumble":
+                    g = hands.fumble(pad, start)
+                elif kind == "drag":
+                    g = hands.drag(other, pad, start)
+                elif kind == "slap":
+                    g = hands.slap(pad, start)
+                elif kind == "pile":
+                    g = hands.pile(pad, start)
+                else:
+                    g = hands.across(other, pad, start)
+                g.kind = kind
+                made[kind] += 1
+                done.append(g)
+                for p in {pad, other} if kind in ("drag", "across") else {pad}:
+                    busy[p] = g.end + settle
+                pending.extend(g.moves)
+            pending.sort(key=lambda m: m.t)
+        # poll one reader, applying every move due before it
+        while pending and pending[0].t <= table.model.now:
+            m = pending.pop(0)
+            chip = table.chips[m.pad]
+            tag = table.tag(m.uid)
+            if m.on:
+                chip.place(tag, m.offset)
+            else:
+                chip.remove(tag)
+        table.poll_reader(order[k % len(order)], after=order[(k + 1) % len(order)])
+        table.poll_due()
+        k += 1
+    end = table.model.now + settle
+    while table.model.now < end:
+        table.poll_cycle()
+    return _count(done, entries, notices)
+
+
+def _count(done, entries, notices) -> dict:
+    out = {}
+    for kind in {g.kind for g in done}:
+        gs = [g for g in done if g.kind == kind]
+        played = missed = doubled = wrong = unread = announced = 0
+        latency = []
+        for g in gs:
+            for uid, pad, placed in g.plays:
+                played += 1
+                got = entries.get(uid, [])
+                right = [t for p, t in got if p == pad]
+                wrong += sum(1 for p, _ in got if p != pad)
+                if not got:
+                    missed += 1
+                if len(got) > 1:
+                    doubled += 1
+                if right:
+                    rest_at = max((m.t for m in g.moves if m.uid == uid and m.pad == pad and m.on and m.t <= right[0]),
+                                  default=placed)
+                    latency.append(right[0] - max(rest_at, placed))
+                if not got:
+                    unread += 1
+                    if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
+                        announced += 1
+        out[kind] = {"gestures": len(gs), "played": played, "missed": missed, "doubled": doubled,
+                     "wrong_zone": wrong, "unread": unread, "announced": announced,
+                     "placement_to_event_ms": _ms(latency)}
+    return out
+
+
+def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1) -> dict:
+    """Every game's default table: the gestures, counted; the aims beside them."""
+    from hardware.bench import switched_row
+    out = {"model": {"pi": "Raspberry Pi 4, modelled (hardware/emulator/chip.py)",
+                     "gestures_per_kind": gestures,
+                     "aims": {"fumble": "0 doubled", "drag": "0 wrong_zone", "slap": "0 missed, 0 doubled",
+                              "pile": "0 doubled, announced == unread", "placement_to_event_p99_ms": "<= 150",
+                              "switched_10_pad_row_cycle_ms": "<= 100"}},
+           "games": {}}
+    for game in games:
+        table, layout, bridge_pads = game_table(game, seed)
+        debouncer = table.debouncer
+        result = run_gestures(table, layout, gestures, seed)
+        from hardware.emulator.pico import pinmap_fields
+        out["games"][game] = {"pads": len(table.pads), "fields": table.plan.fields,
+                              "bridge_pads": bridge_pads,
+                              "bridge_fields": pinmap_fields() if bridge_pads else None,
+                              "settle_ms": debouncer.settle_s * 1000,
+                              "lift_ms": debouncer.lift_s * 1000, "by_gesture": result}
+        table.close()
+    out["switched_10_pad_row"] = switched_row(10)
+    return out

@@ -1,0 +1,127 @@
+"""Hands, not scripts (issue 23): every gesture of the hands model, through the real driver, the realistic
+emulator, the time-based debouncer and each game's session: one entry per card played, for all five games.
+
+One emulated table carries two pads per game (a hold pad and the tap pad next to it, 9 cm apart, fields
+switched); each game's session reads its own two pads.  The gestures of all five games happen at once, on
+their own pads, so the whole test costs one game's worth of modelled time.
+"""
+import pytest
+
+from companion.session import Session
+from companion.simulate import register_virtual_tags
+from companion.table import Layout, ZoneChange
+from companion.tags import virtual_uid
+from hardware.emulator import ModelClock
+from hardware.emulator.hands import Hands, play
+from hardware.emulator.table import EmulatedTable
+
+GAMES = ("lifeforce", "vitaluna", "territory", "arcmage", "sams")
+
+
+def _zone_pair(rules, options):
+    """A stack zone (read by tapping) and a zone whose cards lie on the pad (held)."""
+    zones = rules.zones(options)
+    tap = next((z for z in zones if getattr(z, "stack", False)), zones[0])
+    hold = next((z for z in zones if not getattr(z, "stack", False) and z is not tap), zones[-1])
+    return tap.id, hold.id
+
+
+@pytest.fixture
+def five_games(store):
+    """Five sessions, one table: pads ``<game>:tap`` and ``<game>:hold`` for each, 9 cm apart, 40 cm between games."""
+    from companion import games
+    from companion.cards import load_catalogue
+    sessions, entries, notices = {}, {}, {}
+    pads, modes = [], {}
+    for n, game in enumerate(GAMES):
+        register_virtual_tags(store, game)
+        rules = games.get(game)
+        options = rules.normalise_options({})
+        tap, hold = _zone_pair(rules, options)
+        layout = Layout(game, {f"{game}:tap": tap, f"{game}:hold": hold}, {f"{game}:tap": "tap", f"{game}:hold": "hold"})
+        session = Session.start(store, game, options, seed=1, layout=layout)
+        sessions[game] = session
+        pads += [f"{game}:tap", f"{game}:hold"]
+        modes.update(layout.modes)
+        feed = session.table.feed
+
+        def counted(ev, feed=feed, game=game):
+            out = feed(ev)                       # what the session hands the engine (rules.interpret)
+            for s in out:
+                if isinstance(s, ZoneChange) and s.present:
+                    entries.setdefault(s.uid, []).append(s.pad)
+            if ev.kind == "unread":
+                notices.setdefault(ev.pad, []).append(ev.t)
+            return out
+        session.table.feed = counted
+    model = ModelClock()
+    table = EmulatedTable(pads, model=model, clock=lambda: model.now)      # events in modelled time
+    for i, pad in enumerate(pads):
+        game, kind = pad.split(":")
+        table.plan.positions[pad] = (GAMES.index(game) * 40.0 + (9.0 if kind == "hold" else 0.0), 0.0)
+        table.physics.put(table.chips[pad], table.plan.positions[pad])
+    table.set_modes(modes)
+    by_pad = {p: sessions[p.split(":")[0]] for p in pads}
+    table.start(lambda ev: by_pad[ev.pad].handle_pad_event(ev))
+    cards = {game: iter([virtual_uid(c.id, copy) for copy in range(2) for c in load_catalogue(game)])
+             for game in GAMES}
+    yield table, sessions, entries, notices, cards
+    table.close()
+
+
+def test_every_gesture_on_every_game_is_one_entry_per_card_played(five_games):
+    table, sessions, entries, notices, cards = five_games
+    gestures = []
+    t = table.model.now + 0.05
+    for game in GAMES:
+        hands = Hands(table.plan.positions, table.modes, seed=GAMES.index(game) + 1, uids=cards[game])
+        tap, hold = f"{game}:tap", f"{game}:hold"
+        at = t
+        for make in (lambda: hands.lay(tap, at), lambda: hands.lay(hold, at), lambda: hands.fumble(tap, at),
+                     lambda: hands.fumble(hold, at), lambda: hands.drag(hold, tap, at),
+                     lambda: hands.drag(tap, hold, at), lambda: hands.slap(tap, at),
+                     lambda: hands.across(hold, tap, at), lambda: hands.pile(tap, at)):
+            g = make()
+            gestures.append(g)
+            at = g.end + 0.6                       # the next gesture once this one is over and read
+    play(table, gestures)
+    for g in gestures:
+        for uid, pad, _ in g.plays:
+            if uid in g.pile_uids:
+                # the third card of a pile: the reader cannot read it, the players were told (the session's
+                # "unread_cards" event), and it never became a second entry of anything
+                assert entries.get(uid, []) == [] and any(g.start <= t <= g.end + 1 for t in notices[pad]), g
+            else:
+                assert entries.get(uid) == [pad], (g.kind, uid, entries.get(uid), g.moves)
+
+
+def test_a_pile_is_announced_on_the_screen_path_in_words(five_games):
+    """The third card of a pile cannot be read: the session's event says which pad and what to do, within a
+    second; the generic table screen shows it in its banner (ui/tables/generic.py BANNER_EVENTS)."""
+    table, sessions, entries, notices, cards = five_games
+    session = sessions["sams"]
+    said = []
+    sighting = session._sighting
+
+    def heard(s):
+        events = sighting(s)
+        said.extend(events)
+        return events
+    session._sighting = heard
+    hands = Hands(table.plan.positions, table.modes, seed=9, uids=cards["sams"])
+    g = hands.pile("sams:tap", table.model.now + 0.05)
+    play(table, [g])
+    unread = [e for e in said if e["type"] == "unread_cards"]
+    assert len(unread) == 1 and unread[0]["pad"] == "sams:tap"
+    assert "lay the cards one at a time" in unread[0]["text"] and "pad sams:tap" in unread[0]["text"]
+    third_landed = sorted(m.t for m in g.moves if m.on)[2]
+    assert 0 < notices["sams:tap"][0] - third_landed <= 1.0
+
+
+def test_the_simulated_tables_drag_is_the_hands_model_and_plays_where_the_card_rests():
+    table = EmulatedTable(["n1", "n2", "n3"])           # a row 9 cm apart, fields switched
+    table.set_modes({"n1": "tap", "n2": "tap", "n3": "hold"})
+    events = table.slide("n2", "n3", "04A1B2C3D4E5F6")
+    assert [(e.pad, e.kind) for e in events] == [("n3", "seen")]
+    assert table.on_pad["n3"] == {"04A1B2C3D4E5F6"}
+    table.close()
