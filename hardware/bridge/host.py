@@ -162,6 +162,7 @@ class BridgeReader:
         self.card_ids: OrderedDict[str, str | None] = OrderedDict()   # UID -> card id (None: it carries none)
         self.unreadable: OrderedDict[str, str] = OrderedDict()        # UID -> why its card id cannot be read
         self._last_seq: int | None = None
+        self._jump = (0, 0)                 # long forward jumps not yet confirmed: (lines they skip, how many)
         self._feed = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -184,6 +185,7 @@ class BridgeReader:
         self.connected = True
         self.connected_at = self.clock()
         self._last_seq = None
+        self._jump = (0, 0)
         self._framer = LineFramer()
         self.detail = f"reader bridge on {self.device} connected"
         return True
@@ -268,6 +270,7 @@ class BridgeReader:
             mode = fields[2] if len(fields) > 2 else "on"
             self.fields = mode if mode in ("switched", "on", "update") else "unknown"
             self._last_seq = seq
+            self._jump = (0, 0)
             self._anomalies.append(False)
             return
         if not self._in_sequence(seq):
@@ -279,22 +282,38 @@ class BridgeReader:
             raise ProtocolError(f"channel {channel} (pad {self.pads[channel]}): {exc}") from None
 
     def _in_sequence(self, seq: int) -> bool:
-        """Count ``seq`` against the last one; False for a repeat (a duplicate line, dropped)."""
+        """Count ``seq`` against the last one; False for a repeat (a duplicate line, dropped).
+
+        A forward jump longer than :data:`MAX_GAP` (under half the sequence space, RFC 1982's
+        serial-number arithmetic) is believed only once a line carries on from it by a small step:
+        a bridge whose host stopped reading skips thousands of lines (its backlog may arrive as a
+        few jumps) and then counts on — those are lost lines — while a stream that jumps about never
+        carries on: each of its jumps is an anomaly.
+        """
         last, self._last_seq = self._last_seq, seq
-        anomaly = False
+        anomalies = 0
         if last is not None:
             step = (seq - last) % MAX_SEQ
             if step == 0:
                 self.repeated += 1
-                anomaly = True
+                anomalies += 1
             elif step <= MAX_GAP + 1:
-                self.lost += step - 1
+                self.lost += self._jump[0] + step - 1      # carried on: the jumps before were skipped lines
+                self._jump = (0, 0)
             elif seq < last and seq < RESTART_SEQ:
                 self.restarts += 1                 # counted from 0 again: a restart whose HELLO was lost
+                self._jump = (0, 0)
+            elif step < MAX_SEQ // 2:
+                self._jump = (self._jump[0] + step - 1, self._jump[1] + 1)    # judged by the lines after it
+                return True
             else:
-                self.out_of_order += 1             # backwards, or a jump no lost lines explain
-                anomaly = True
-        self._anomalies.append(anomaly)
+                self.out_of_order += 1             # backwards
+                anomalies += 1
+            if step == 0 or step >= MAX_SEQ // 2:
+                self.out_of_order += self._jump[1]     # nothing carried on from these jumps
+                anomalies += self._jump[1]
+                self._jump = (0, 0)
+        self._anomalies.extend([True] * anomalies or [False])
         return last != seq
 
     def nonsense(self) -> int:
