@@ -103,7 +103,7 @@ class LifeforceRules(Rules):
         Option("solo_seat", "Companion plays", None, choices=(None, 0, 1),
                help="The companion plays this seat with cards nobody sees: draw for it, tap them on its hand pad"),
         Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
-               help="How long the companion thinks per decision: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
+               help="Easy answers at once, normal thinks a moment, strong thinks longest and plays best"),
     )
 
     @staticmethod
@@ -875,8 +875,10 @@ class LifeforceRules(Rules):
             animal = duel["animal"][seat]
             if animal and ANIMALS[animal].has_range and duel["mode"][seat] is None:
                 return f"{where}: {players[seat]} {role} — say low or max for {ANIMALS[animal].name}", "choice", seat
-            return (f"{where}: {players[seat]} {role} — {self._status(state, seat)}; press done when ready",
-                    "scan", seat)
+            # the instruction names the Done button only when there is one to touch
+            nxt = ("touch Done when ready" if {"type": "done", "seat": seat} in self.legal_actions(state)
+                   else "add support" if animal else "put an animal on the attacker pad")
+            return f"{where}: {players[seat]} {role} — {self._status(state, seat)}; {nxt}", "scan", seat
         if phase == "resolve":
             return f"Battle {state['battle']}: both sides stand — resolve the duel", "confirm", None
         if phase == "call":

@@ -428,7 +428,7 @@ class VitaLunaRules(Rules):
                                     "finish the exchange by scanning the new blue card, or undo")
             if seat == state["attacker"]:
                 return dict(state, exchanging=1 - seat), [event(
-                    "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or press Done",
+                    "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or keep them",
                     seat=1 - seat)]
             return self._begin_placement(dict(state, exchanging=None), [])
         raise IllegalAction(f"there is nothing to finish now: {self._phase_label(state)}")
@@ -795,7 +795,7 @@ class VitaLunaRules(Rules):
         if not new["rewards"]:
             a = new["attacker"]
             new.update(phase="exchange", exchanging=a, exchange=[])
-            events.append(event("exchange", f"{names[a]} may swap two black cards for a blue one, or press Done",
+            events.append(event("exchange", f"{names[a]} may swap two black cards for a blue one, or keep them",
                                 seat=a))
         return new, events
 
@@ -1204,7 +1204,9 @@ class VitaLunaRules(Rules):
         if phase == "placement":
             p = state["placing"]
             role = "attacker" if p == state["attacker"] else "defender"
-            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, then presses Done"
+            # Done is there once a card lies: the instruction names it only then
+            then = "then touch Done" if any(state["board"][p]) else "at least one"
+            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, {then}"
         if phase == "battle":
             turn = state["turn"]
             s = turn["seat"]
@@ -1219,7 +1221,7 @@ class VitaLunaRules(Rules):
             s = state["exchanging"]
             if state["exchange"]:
                 return f"{names[s]}: scan {'one more black card' if len(state['exchange']) == 1 else 'the new blue card'}"
-            return f"{names[s]} may swap two black cards for a blue one, or press Done"
+            return f"{names[s]} may swap two black cards for a blue one, or touch Done"
         return f"{names[state['winner']]} wins the game" if state["winner"] is not None else "Game over"
 
     def view(self, state: State, seat: int | None) -> dict:
