@@ -48,6 +48,10 @@ from ui.widgets import BigButton, CardChip
 
 #: the card drawer's share of the window's width (800×480: 320 px, the board keeps 480; 1280×800: 512)
 DRAWER_SHARE = 0.4
+#: a narrower window (800×480) keeps the whole width for the board: the five games' boards broke
+#: their words at 480 px (measured on the screenshots), so there the panel lies over the band away
+#: from the zones being fed, between the top and the bottom bar
+DRAWER_MIN_WINDOW = 1000
 DRAG_DISTANCE = 20      # px a touch must travel before a tap becomes a drag
 CARD_WIDTH = 150        # px at text size 1: a card button, its name and values on up to three lines
 CARD_HEIGHT = 64
@@ -149,10 +153,11 @@ class SimPanel(BoxLayout):
         no Undo and no confirm button is ever under it, and it never changes sides."""
         if not self.shown:
             return
-        if self.solo is not None:
+        screen = self.screen
+        if self.solo is not None or Window.width < DRAWER_MIN_WINDOW:
+            screen.drawer_width = 0
             self._place_band()
             return
-        screen = self.screen
         width = round(Window.width * DRAWER_SHARE)
         top, bottom = screen.ids.top, screen.ids.bottom
         low = bottom.to_window(bottom.x, bottom.top)[1]

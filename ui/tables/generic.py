@@ -484,6 +484,34 @@ class TableScreen(Screen):
         self.set_status(lines[-1][1] if lines else "")
         self.refresh()
 
+    def what_now(self) -> list[str]:
+        """What may be done now and where, from the engine: its phase in words, the zones a card
+        may go on now (by the legal actions a card on a pad makes) and the buttons there are.
+        Never a card: the zones and buttons are what the whole table may see."""
+        session = self.session
+        if session is None:
+            return []
+        rules, state = session.rules, session.state
+        if rules.is_over(state):
+            return ["The game is over: History shows every move"]
+        lines = [f"Now: {self.view.get('phase_label')}"] if self.view.get("phase_label") else []
+        zones: dict[int | None, list[str]] = {}
+        for action in rules.legal_actions(state):
+            scan = rules.scan_for(state, action)
+            if scan is not None and scan[0] in self.zone_boxes:
+                seat = self.zone_boxes[scan[0]].seat
+                name = self.zone_name(scan[0])
+                if name not in zones.setdefault(seat, []):
+                    zones[seat].append(name)
+        for seat, names in zones.items():
+            who = f"{self.players[seat]}: a" if seat in (0, 1) else "A"
+            lines.append(f"{who} card on {_listed([n[:1].lower() + n[1:] for n in names[:6]])}"
+                         + (f" or {len(names) - 6} more places" if len(names) > 6 else ""))
+        buttons = [self.action_label(a) for a in self.button_actions()]
+        if buttons:
+            lines.append("Or touch " + _listed([f"“{b}”" for b in buttons], "or"))
+        return lines
+
     def set_status(self, text: str) -> None:
         self.last_event = text
         # the whole sentence when it fits; else its longest clause; else a pointer to the feed
@@ -621,6 +649,11 @@ def zone_kind(zone_id: str) -> str:
     """"0.white3" → "white": the zone's name without its seat and number."""
     name = zone_id.split(".", 1)[-1]
     return name.rstrip("0123456789") or name
+
+
+def _listed(words: list[str], last: str = "or") -> str:
+    """ "a, b or c" """
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def pad_name(pad: str) -> str:
