@@ -46,9 +46,15 @@ from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
 from ui.kv import load_kv
 from ui.widgets import BigButton, CardChip
 
+#: the card drawer's share of the window's width (800×480: 320 px, the board keeps 480; 1280×800: 512)
+DRAWER_SHARE = 0.4
+#: a narrower window (800×480) keeps the whole width for the board: the five games' boards broke
+#: their words at 480 px (measured on the screenshots), so there the panel lies over the band away
+#: from the zones being fed, between the top and the bottom bar
+DRAWER_MIN_WINDOW = 1000
 DRAG_DISTANCE = 20      # px a touch must travel before a tap becomes a drag
-CARD_WIDTH = 190        # px at scale 1: a card button, its name and values on up to three lines
-CARD_HEIGHT = 60
+CARD_WIDTH = 150        # px at text size 1: a card button, its name and values on up to three lines
+CARD_HEIGHT = 64
 
 
 def open_panel(screen) -> "SimPanel":
@@ -129,6 +135,7 @@ class SimPanel(BoxLayout):
 
     def dismiss(self) -> None:
         Window.unbind(size=self._place)
+        self.screen.drawer_width = 0
         if self.parent is not None:
             self.parent.remove_widget(self)
         self.shown = False
@@ -141,7 +148,27 @@ class SimPanel(BoxLayout):
         return [b for b in self.screen.zone_boxes.values() if b.seat is None or seat is None or b.seat == seat]
 
     def _place(self, *_args) -> None:
-        """Lie over the larger free band of the window above or below the zones being fed."""
+        """A drawer beside the board, between the top bar and the bottom bar: the table screen
+        narrows its board by the drawer's width (``drawer_width``), so no zone, no turn badge,
+        no Undo and no confirm button is ever under it, and it never changes sides."""
+        if not self.shown:
+            return
+        screen = self.screen
+        if self.solo is not None or Window.width < DRAWER_MIN_WINDOW:
+            screen.drawer_width = 0
+            self._place_band()
+            return
+        width = round(Window.width * DRAWER_SHARE)
+        top, bottom = screen.ids.top, screen.ids.bottom
+        low = bottom.to_window(bottom.x, bottom.top)[1]
+        high = top.to_window(top.x, top.y)[1]
+        screen.drawer_width = width
+        self.size_hint = (None, None)
+        self.pos, self.size = (Window.width - width, low), (width, max(0, high - low))
+
+    def _place_band(self) -> None:
+        """A solo game's panel (its draw and play row needs the window's width): over the larger
+        free band of the window above or below the zones being fed."""
         if not self.shown:
             return
         app = App.get_running_app()
@@ -168,7 +195,7 @@ class SimPanel(BoxLayout):
         """The current page of cards matching the search and the deck filter."""
         grid = self.ids.grid
         app = App.get_running_app()
-        scale = app.scale if app else 1.0
+        scale = app.fscale if app else 1.0        # cards are text: they grow with the words
         cards = self.matching()
         cols = max(1, int(grid.width // (CARD_WIDTH * scale))) if grid.width > 10 else 4
         rows = max(1, int((grid.height + 4 * scale) // ((CARD_HEIGHT + 4) * scale))) if grid.height > 10 else 2
@@ -187,7 +214,8 @@ class SimPanel(BoxLayout):
                 grid.add_widget(SimCard(card_id=card.id, text=text, panel=self))
         for extra in have[len(page):]:
             grid.remove_widget(extra)
-        self.ids.count.text = (f"{len(cards)} cards · page {self.page + 1} of {self.pages}" if cards
+        self.ids.count.text = (f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
+                               + (f" · {self.page + 1}/{self.pages}" if self.pages > 1 else "") if cards
                                else "No card in your hand" if isinstance(self.solo, SoloHands) and not self.query.strip()
                                else "No card matches")
 
@@ -207,8 +235,15 @@ class SimPanel(BoxLayout):
         text = self.query.strip().lower()
         if text:
             found = {c.id for c in self.catalogue.find(text)}
-            cards = [c for c in cards if c.id in found or text in card_values(c).lower()]
-        return cards
+            face = card_face_query(text)
+            text_of = self.screen.controller.card_text
+            cards = [c for c in cards if c.id in found or text in card_values(c).lower()
+                     or face and text_of(c.id).lower() == face]
+        # The hand first: cards lying on the table go last (kept: a game may hold several copies),
+        # so the cards still to play fill the first pages and fewer touches turn them.
+        from companion.tags import virtual_uid
+        lying = {u for uids in self.screen.controller.source.on_pad.values() for u in uids}
+        return sorted(cards, key=lambda c: virtual_uid(c.id) in lying)
 
     def _deck_buttons(self) -> None:
         box = self.ids.decks
@@ -232,6 +267,12 @@ class SimPanel(BoxLayout):
             box.add_widget(b)
 
     # ---- players' touches ---------------------------------------------------------------
+    def keyboard(self, focused: bool) -> None:
+        """The on-screen keyboard comes with the search field (a touchscreen has no other)."""
+        board = getattr(self.screen.ids, "keyboard", None)
+        if board is not None and focused:
+            board.watch(self.ids.query)
+
     def search(self, text: str) -> None:
         self.query = text
         self.page = 0
@@ -277,6 +318,31 @@ class SimPanel(BoxLayout):
         if touch.grab_current is None and not self.collide_point(*touch.pos):
             return False
         return super().on_touch_up(touch)
+
+
+NUMBER_WORDS = {"ace": "a", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                "seven": "7", "eight": "8", "nine": "9", "ten": "10", "jack": "j", "queen": "q", "king": "k"}
+SUITS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠", "heart": "♥", "diamond": "♦", "club": "♣", "spade": "♠"}
+
+
+def card_face_query(text: str) -> str | None:
+    """A playing card's face as players type or say it, as the screen writes it, or None:
+    "10h", "10♥", "10 h", "ten of hearts" and "10 of hearts" are all "10♥".
+
+    >>> card_face_query("10h"), card_face_query("ten of hearts"), card_face_query("7 ♠"), card_face_query("yak")
+    ('10♥', '10♥', '7♠', None)
+    """
+    import re
+    match = re.fullmatch(r"\s*(\d+|[ajqk]|[a-z]+)\s*(?:of\s+)?([hdcs♥♦♣♠]|hearts?|diamonds?|clubs?|spades?)\s*",
+                         text.lower())
+    if match is None:
+        return None
+    rank, suit = match.groups()
+    rank = NUMBER_WORDS.get(rank, rank)
+    if not (rank.isdigit() or rank in "ajqk"):
+        return None
+    suit = SUITS.get(suit.rstrip("s") if len(suit) > 1 else suit, suit)
+    return f"{rank}{suit}"
 
 
 def solo_row(panel) -> "SoloRow | None":

@@ -249,7 +249,10 @@ def duration_text(first: str | None, last: str | None) -> str:
         end = datetime.fromisoformat(last)
     except (TypeError, ValueError):
         return ""
-    minutes = max(0, round((end - start).total_seconds() / 60))
+    seconds = max(0.0, (end - start).total_seconds())
+    if seconds < 60:
+        return "under a minute"
+    minutes = round(seconds / 60)
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 

@@ -39,6 +39,9 @@ WARNING = (0.835, 0.369, 0.0, 1)                                   # Okabe–Ito
 HIGHLIGHT = (0.337, 0.706, 0.914, 1)                               # Okabe–Ito sky blue
 CARD_FACE = (0.96, 0.95, 0.90, 1)
 CARD_TEXT = (0.08, 0.08, 0.08, 1)
+#: hearts and diamonds, as printed: red on the card face (contrast about 5.5:1 on CARD_FACE, WCAG AA),
+#: so the red suits (Sam's attack) and the black ones (defence) are told apart at a glance
+CARD_RED = (0.78, 0.08, 0.08, 1)
 CARD_BACK = (0.30, 0.22, 0.45, 1)
 DISABLED = (0.28, 0.29, 0.31, 1)
 
@@ -90,3 +93,8 @@ def register_fonts() -> None:
     regular = Path(kivy.__file__).parent / "data" / "fonts" / "DejaVuSans.ttf"
     bold = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
     LabelBase.register(DEFAULT_FONT, str(regular), fn_bold=str(bold) if bold.exists() else str(regular))
+
+
+def card_colour(face: str) -> tuple:
+    """The colour a card's face is written in: red for hearts and diamonds, else the card ink."""
+    return CARD_RED if ("♥" in face or "♦" in face) else CARD_TEXT

@@ -117,7 +117,7 @@ def check_game_over_names_the_winners_decisive_battle(app, game, seed):
     assert view.game_over and view.title == view.story.headline
     step, battle = view.story.decider()
     assert battle["winner"] == winner and battle["text"] in view.decisive
-    assert view.decisive.startswith("Decided by ") and view.decisive in harness.texts()
+    assert view.decisive.startswith("Ahead for good from ") and view.decisive in harness.texts()
     # It is where the winner went ahead for good: never behind or level on the chart after it.
     a, b = view.story.series
     mine, theirs = (a, b) if winner == 0 else (b, a)

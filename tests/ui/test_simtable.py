@@ -97,7 +97,7 @@ def test_touch_a_card_then_a_zone_and_drag_with_finger_and_mouse(home):
     session = start(app, "sams")
     screen = table_screen(app)
     panel = open_panel(screen)
-    panel.ids.query.text = "hearts"
+    panel.ids.query.text = "7h"
     harness.frames(2)
     # Touch, then touch the zone: the panel stays open and does not swallow the zone's touch.
     harness.tap(card_button(panel, "sams.7h"))

@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.kv import load_kv
 from ui.screens.history import HistoryLine
+from ui.tables.generic import pad_name
 from ui.widgets import ZoneBox
 
 
@@ -66,7 +67,7 @@ class HardwareScreen(Screen):
             grid.clear_widgets()
             tiles = {}
             for pad in pads:
-                tiles[pad] = ZoneBox(zone_id=pad, title=[f"pad {pad}"])
+                tiles[pad] = ZoneBox(zone_id=pad, title=[pad_name(pad)])
                 grid.add_widget(tiles[pad])
         for pad, tile in tiles.items():
             count = len(controller.on_pad.get(pad, ()))

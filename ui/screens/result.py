@@ -101,7 +101,8 @@ class ResultView(Modal):
             step, battle = decider
             rounds = [e for e in step.events if e.get("type") == "round_result" and e.get("text")]
             said = f"{rounds[-1]['text']} — {battle['text']}" if rounds else battle["text"]
-            self.decisive = f"Decided by {said}"
+            # where the winner went ahead for good: "decided by" the first round of a 5–0 game misleads
+            self.decisive = f"Ahead for good from {said}"
         self.ids.chart.story = story
         self.title = story.headline
         if story.winner is not None:
@@ -109,8 +110,9 @@ class ResultView(Modal):
         info = next((g for g in session.store.games() if g.id == session.id), None)
         took = stories.duration_text(info.created, info.updated) if info else ""
         a, b = story.series
-        score = f"{story.metric} {a[-1]}–{b[-1]}" if story.metric and a else ""
-        self.subtitle = " · ".join(t for t in (score, f"{len(story.steps)} actions", took) if t)
+        score = f"{story.metric} {winner_first(story, a[-1], b[-1])}" if story.metric and a else ""
+        steps = len(story.steps)
+        self.subtitle = " · ".join(t for t in (score, f"{steps} action{'' if steps == 1 else 's'}", took) if t)
         lines = ([headline["text"]] if headline.get("text") else []) + ["Results"] + [f"  {t}" for t in story.battles()]
         points = story.turning_points()
         if points:
@@ -206,8 +208,15 @@ class ScoreChart(Widget):
                     points += [points[0] + w, points[1]]
                 Line(points=points, width=2.2 * scale)
         names = story.players
-        self.caption = (f"{story.metric} over {len(a) - 1} actions (top {high}) — "
-                        f"{names[0]} {a[-1]}, {names[1]} {b[-1]}")
+        first, second = (1, 0) if story.winner == 1 else (0, 1)
+        ends = (a[-1], b[-1])
+        self.caption = (f"{story.metric} after each action — "
+                        f"{names[first]} {ends[first]}, {names[second]} {ends[second]}")
+
+
+def winner_first(story, a: int, b: int) -> str:
+    """A final score as players say it, the winner's first: "5–3" for either winner."""
+    return f"{b}–{a}" if story.winner == 1 else f"{a}–{b}"
 
 
 load_kv(__file__)

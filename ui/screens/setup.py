@@ -55,7 +55,10 @@ class SetupScreen(Screen):
         box = self.ids.options
         box.clear_widgets()
         for option in rules.options:
-            box.add_widget(self._option_row(option))
+            if option.choices or isinstance(option.default, (bool, int)):
+                box.add_widget(self._option_row(option))
+            # else an option the screen has no control for (Lifeforce's list of 50 card ids per
+            # deck): its default stands, and a row with a sentence and no control only puzzles
         if not rules.options:
             box.add_widget(Label(text="This game has no variants.", color=theme.MUTED, size_hint_y=None,
                                  height=40 * _scale()))
@@ -99,7 +102,7 @@ class SetupScreen(Screen):
         line.add_widget(controls)
         row.add_widget(line)
         # The help sentence wraps; the row grows with it (no sentence cut off).
-        help_text = Label(text=option.help, color=theme.MUTED, font_size=theme.FONT_BODY * App.get_running_app().fscale, halign="left",
+        help_text = Label(text=self._help(option), color=theme.MUTED, font_size=theme.FONT_BODY * App.get_running_app().fscale, halign="left",
                           size_hint_y=None, height=26 * s)
         help_text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                        texture_size=lambda w, size: (setattr(w, "height", size[1] + 4 * s),
@@ -112,7 +115,17 @@ class SetupScreen(Screen):
         if seats == {0, 1} and ("seat" in option.id or "player" in option.label.lower()):
             # A seat option names the players; "nobody" is the choice of no seat (two humans).
             return "Nobody" if choice is None else self.players()[choice]
-        return str(choice).capitalize() if isinstance(choice, str) else str(choice)
+        return str(choice).replace("_", " ").capitalize() if isinstance(choice, str) else str(choice)
+
+    def _help(self, option: Option) -> str:
+        """The option's help sentence with each choice called by its button's words: the engine's
+        help names them by their keys ("like_black: the blue cards start like the black ones")."""
+        import re
+        text = option.help
+        for choice in option.choices:
+            if isinstance(choice, str):
+                text = re.sub(rf"(?<![\w.]){re.escape(choice)}(?=:)", self._choice_label(option, choice), text)
+        return text
 
     def _set(self, option, choice, buttons):
         self.values[option.id] = choice

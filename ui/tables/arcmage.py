@@ -67,7 +67,7 @@ class ArcmageTable(TableScreen):
                 dbox.info = self.domain_info(domain)
             vault = p.get("vault", {})
             vbox = self.zone_boxes[f"{seat}.vault"]
-            vbox.info = [f"{vault.get('cards', 0)} cards face down\n{vault.get('unmarked', 0)} unmarked",
+            vbox.info = [f"{vault.get('cards', 0)} card{'' if vault.get('cards', 0) == 1 else 's'} face down\n{vault.get('unmarked', 0)} unmarked",
                          f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} unmarked",
                          f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} free",
                          f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)} free",
@@ -103,7 +103,7 @@ class ArcmageTable(TableScreen):
         if not front:
             return ["no creatures", "empty"]
         attack = sum(c.get("atk", 0) or 0 for c in front)
-        return [f"{len(front)} creatures · attack {attack}", f"{len(front)} · atk {attack}", f"{len(front)}"]
+        return [f"{len(front)} creature{'' if len(front) == 1 else 's'} · attack {attack}", f"{len(front)} · atk {attack}", f"{len(front)}"]
 
     def middle_line(self, view: dict) -> list[str]:
         detail = view["detail"]

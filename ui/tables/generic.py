@@ -24,7 +24,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -66,6 +66,8 @@ class TableScreen(Screen):
     #: the card the simulated table will place on the next zone touched (None: nothing picked)
     sim_card = ObjectProperty(None, allownone=True)
     sim_lifting = BooleanProperty(False)
+    #: the width of the simulated table's card drawer at the board's right (0: closed)
+    drawer_width = NumericProperty(0)
 
     #: action types that are the same whoever presses them (one button, no name on it)
     SHARED_ACTIONS: frozenset = frozenset()
@@ -309,6 +311,15 @@ class TableScreen(Screen):
             return ["?"], True
         return name_choices(self.controller.card_text(card)), False
 
+    def zone_name(self, zone_id: str) -> str:
+        """A zone's name as players say it ("White 3"), without its owner (the button's colour
+        and name say whose it is)."""
+        labels = getattr(self, "_zone_labels", None)
+        if labels is None or labels[0] is not self.session:
+            zones = self.session.rules.zones(self.session.options)
+            labels = self._zone_labels = (self.session, {z.id: z.label for z in zones})
+        return zone_title(labels[1].get(zone_id, pad_name(zone_id)), self.players)
+
     # ---- buttons for actions that are not a card on a pad ----------------------------------
     #: action fields that say where or which, shown on a button ("Undeploy land 2: North")
     DETAIL_FIELDS = ("lane", "land", "position", "zone", "to", "choice", "declare", "bid")
@@ -367,6 +378,9 @@ class TableScreen(Screen):
         words = str(action.get("type", "?")).replace("_", " ").capitalize()
         for key in self.DETAIL_FIELDS:
             value = action.get(key)
+            if key in ("zone", "to") and isinstance(value, str) and value in self.zone_boxes:
+                words += f" {self.zone_name(value).lower()}"     # "Unplace white 3", never "0.white3"
+                continue
             if isinstance(value, (int, str)) and not isinstance(value, bool) and not str(value).startswith(
                     self.session.rules.name + "."):
                 shown = value + 1 if key == "lane" and isinstance(value, int) else value
@@ -471,6 +485,34 @@ class TableScreen(Screen):
         lines = public_history(self.session) if self.session is not None else []
         self.set_status(lines[-1][1] if lines else "")
         self.refresh()
+
+    def what_now(self) -> list[str]:
+        """What may be done now and where, from the engine: its phase in words, the zones a card
+        may go on now (by the legal actions a card on a pad makes) and the buttons there are.
+        Never a card: the zones and buttons are what the whole table may see."""
+        session = self.session
+        if session is None:
+            return []
+        rules, state = session.rules, session.state
+        if rules.is_over(state):
+            return ["The game is over: History shows every move"]
+        lines = [f"Now: {self.view.get('phase_label')}"] if self.view.get("phase_label") else []
+        zones: dict[int | None, list[str]] = {}
+        for action in rules.legal_actions(state):
+            scan = rules.scan_for(state, action)
+            if scan is not None and scan[0] in self.zone_boxes:
+                seat = self.zone_boxes[scan[0]].seat
+                name = self.zone_name(scan[0])
+                if name not in zones.setdefault(seat, []):
+                    zones[seat].append(name)
+        for seat, names in zones.items():
+            who = f"{self.players[seat]}: a" if seat in (0, 1) else "A"
+            lines.append(f"{who} card on {_listed([n[:1].lower() + n[1:] for n in names[:6]])}"
+                         + (f" or {len(names) - 6} more places" if len(names) > 6 else ""))
+        buttons = [self.action_label(a) for a in self.button_actions()]
+        if buttons:
+            lines.append("Or touch " + _listed([f"“{b}”" for b in buttons], "or"))
+        return lines
 
     def set_status(self, text: str) -> None:
         self.last_event = text
@@ -609,6 +651,28 @@ def zone_kind(zone_id: str) -> str:
     """"0.white3" → "white": the zone's name without its seat and number."""
     name = zone_id.split(".", 1)[-1]
     return name.rstrip("0123456789") or name
+
+
+def _listed(words: list[str], last: str = "or") -> str:
+    """ "a, b or c" """
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def pad_name(pad: str) -> str:
+    """A reader pad's name for players, from its id: "0.lane1" is the far side's lane 1 (seat 0
+    sits along the far edge), "deck_check" the deck check.
+
+    >>> pad_name("0.lane1"), pad_name("1.white3"), pad_name("deck_check"), pad_name("land_deck")
+    ('Far lane 1', 'Near white 3', 'Deck check', 'Land deck')
+    """
+    import re
+    side, dot, rest = pad.partition(".")
+    if not dot:
+        side, rest = "", pad
+    words = re.sub(r"(?<=[a-z])(?=\d)", " ", rest.replace("_", " ")).strip()
+    side = {"0": "far ", "1": "near "}.get(side, "")
+    text = f"{side}{words}"
+    return text[:1].upper() + text[1:]
 
 
 def zone_title(label: str, players: list[str]) -> str:

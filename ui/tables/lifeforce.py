@@ -78,8 +78,9 @@ class LifeforceTable(TableScreen):
         totals = last.get("totals") or [0, 0]
         winner = last.get("winner")
         who = self.players[winner] if winner in (0, 1) else "nobody"
-        return [f"{now} · battle {last['battle']}: {who} won {totals[0]} to {totals[1]}",
-                f"{now} · last: {who} won {totals[0]}–{totals[1]}", f"{now} · {who} won last", now]
+        high, low = (totals[winner], totals[1 - winner]) if winner in (0, 1) else (max(totals), min(totals))
+        return [f"{now} · battle {last['battle']}: {who} won {high} to {low}",
+                f"{now} · last: {who} won {high}–{low}", f"{now} · {who} won last", now]
 
 
 SCREEN = LifeforceTable

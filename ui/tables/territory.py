@@ -65,7 +65,7 @@ class TerritoryTable(TableScreen):
         for seat in (0, 1):
             ready = self.zone_boxes[f"{seat}.ready"]
             count = len(zones[f"{seat}.ready"]["cards"])
-            ready.info = [f"Ready pile: {count} creatures", f"Ready: {count}", f"{count} ready"]
+            ready.info = [f"Ready pile: {count} creature{'' if count == 1 else 's'}", f"Ready: {count}", f"{count} ready"]
             ready.highlight = seat == self.active_seat
             piles = detail.get("resting", [[], []])[seat]
             names = [f"{c['name']} {p['rest']}" for p in piles for c in p["creatures"]]

@@ -65,7 +65,7 @@ class ArcmageRules(Rules):
     bench_unit = "turns"
     options = (
         Option("vp_target", "Victory points to win", 10,
-               help="The first player to reach this many victory points wins (RULINGS: default 10)."),
+               help="The first player to reach this many victory points wins (10 in the rules)."),
         Option("mixed_blockers", "Block with the Front and the domains together", False,
                help="Off: against one attack a defender blocks with Front creatures or with top servants, "
                     "not both (rules text, 'Defend'). On: any mix."),
@@ -182,8 +182,10 @@ class ArcmageRules(Rules):
             return
         for n in (0, 1):
             first = s["p"][n]["chapter"][0]
+            many = len(s["p"][n]["chapter"])
             events.append(event("region_revealed", f"{R.who(s, n)} reveals {arc.name(first['card'])} "
-                                                   f"({first['hp']} HP), {len(s['p'][n]['chapter'])} region(s) in the chapter.",
+                                                   f"({first['hp']} HP), {many} region{'' if many == 1 else 's'} "
+                                                   "in the chapter.",
                                 seat=n, card=first["card"]))
         s["turn"] = 0
         R.begin_turn(e, 0, events)

@@ -115,7 +115,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
             chapter_cards = ([region["card"]] if region else []) + [HIDDEN] * (len(p["chapter"]) - (1 if region else 0))
         zones[f"{n}.region"] = {"cards": chapter_cards,
                                 "summary": (f"{arc.name(region['card'])}: {region['hp']} HP; " if region else "")
-                                           + f"{len(p['chapter'])} region(s) left"}
+                                           + f"{len(p['chapter'])} region{'' if len(p['chapter']) == 1 else 's'} left"}
         zones[f"{n}.vault"] = {"cards": [r["card"] if mine else HIDDEN for r in p["vault"]],
                                "summary": f"{len(p['vault'])} card(s) face down, "
                                           f"{sum(1 for r in p['vault'] if not r['marked'])} unmarked"}

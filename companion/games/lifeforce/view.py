@@ -106,8 +106,10 @@ class LifeforceView:
             animal = duel["animal"][seat]
             if animal and ANIMALS[animal].has_range and duel["mode"][seat] is None:
                 return f"{where}: {players[seat]} {role} — say low or max for {ANIMALS[animal].name}", "choice", seat
-            return (f"{where}: {players[seat]} {role} — {self._status(state, seat)}; press done when ready",
-                    "scan", seat)
+            # the instruction names the Done button only when there is one to touch
+            nxt = ("touch Done when ready" if {"type": "done", "seat": seat} in self.legal_actions(state)
+                   else "add support" if animal else "put an animal on the attacker pad")
+            return f"{where}: {players[seat]} {role} — {self._status(state, seat)}; {nxt}", "scan", seat
         if phase == "resolve":
             return f"Battle {state['battle']}: both sides stand — resolve the duel", "confirm", None
         if phase == "call":

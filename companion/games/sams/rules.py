@@ -111,7 +111,7 @@ class SamsRules(SamsTable, SamsView, Rules):
         Option("solo_seat", "Companion plays", None, choices=(None, 0, 1),
                help="The companion plays this seat with cards nobody sees: draw for it, tap them on its hand pad"),
         Option("solo_strength", "Companion's strength", "normal", choices=("easy", "normal", "strong"),
-               help="How long the companion thinks per card: easy 0.02 s, normal 0.15 s, strong 0.45 s"),
+               help="Easy answers at once, normal thinks a moment, strong thinks longest and plays best"),
     )
 
     # ---- setup -------------------------------------------------------------

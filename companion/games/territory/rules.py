@@ -390,7 +390,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         new = dict(state, decks=decks, done=done)
         return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
                                                 f"to their deck: {len(decks[seat])} creatures, cost {cost}/{budget}",
-                                  f"{players[seat]} adds a creature: {len(decks[seat])} creatures",
+                                  f"{players[seat]} adds a creature: {len(decks[seat])} creature{'' if len(decks[seat]) == 1 else 's'}",
                                   [1 - seat], seat=seat, zone=ready_zone(seat),
                                   creature=cid)]
 
@@ -479,8 +479,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
     # -- deploy
     def _start_deploy(self, state: State, events: list) -> tuple[State, list]:
         state = dict(state, phase="deploy", done=[False, False])
-        events.append(event("deploy", f"Round {state['round']}: deploy creatures face down in front of the lands, "
-                                      "then press done", round=state["round"]))
+        events.append(event("deploy", f"Round {state['round']}: deploy creatures face down in front of the lands",
+                            round=state["round"]))
         return state, events
 
     def _deploy(self, state: State, action: Action) -> tuple[State, list]:

@@ -52,7 +52,7 @@ def _phase_label(rules, state: State) -> tuple[str, str | None, int | None]:
         return (f"Round {state['round']}: deal land {slot + 1} — scan it on the land-deck pad "
                 f"({state['land_deck']} left)", "scan", None)
     if phase == "deploy":
-        return f"Round {state['round']}: deploy creatures face down, then press done{who}", "scan", active
+        return f"Round {state['round']}: deploy creatures face down, then touch Done{who}", "scan", active
     if phase == "combat":
         slot = state["battle"]
         land = LANDS[state["slots"][slot]["land"]]

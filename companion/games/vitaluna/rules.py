@@ -408,7 +408,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                                     "finish the exchange by scanning the new blue card, or undo")
             if seat == state["attacker"]:
                 return dict(state, exchanging=1 - seat), [event(
-                    "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or press Done",
+                    "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or keep them",
                     seat=1 - seat)]
             return self._begin_placement(dict(state, exchanging=None), [])
         raise IllegalAction(f"there is nothing to finish now: {self._phase_label(state)}")
@@ -775,7 +775,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         if not new["rewards"]:
             a = new["attacker"]
             new.update(phase="exchange", exchanging=a, exchange=[])
-            events.append(event("exchange", f"{names[a]} may swap two black cards for a blue one, or press Done",
+            events.append(event("exchange", f"{names[a]} may swap two black cards for a blue one, or keep them",
                                 seat=a))
         return new, events
 

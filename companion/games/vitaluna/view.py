@@ -37,7 +37,9 @@ class VitaLunaView:
         if phase == "placement":
             p = state["placing"]
             role = "attacker" if p == state["attacker"] else "defender"
-            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, then presses Done"
+            # Done is there once a card lies: the instruction names it only then
+            then = "then touch Done" if any(state["board"][p]) else "at least one"
+            return f"Battle {state['battle']}: {names[p]} ({role}) places cards, {then}"
         if phase == "battle":
             turn = state["turn"]
             s = turn["seat"]
@@ -52,7 +54,7 @@ class VitaLunaView:
             s = state["exchanging"]
             if state["exchange"]:
                 return f"{names[s]}: scan {'one more black card' if len(state['exchange']) == 1 else 'the new blue card'}"
-            return f"{names[s]} may swap two black cards for a blue one, or press Done"
+            return f"{names[s]} may swap two black cards for a blue one, or touch Done"
         return f"{names[state['winner']]} wins the game" if state["winner"] is not None else "Game over"
 
     def view(self, state: State, seat: int | None) -> dict:

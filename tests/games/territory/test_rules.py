@@ -469,7 +469,7 @@ def test_view_has_the_standard_keys_and_says_what_to_do():
     v = RULES.view(s, None)
     assert {"game", "active_seat", "phase", "phase_label", "awaiting", "counters", "zones", "over", "result",
             "players", "detail"} <= set(v)
-    assert v["phase_label"] == "Round 1: deploy creatures face down, then press done"
+    assert v["phase_label"] == "Round 1: deploy creatures face down, then touch Done"
     assert set(v["zones"]) == {z.id for z in RULES.zones({})}
     s = act(s, {"type": "done", "seat": 0})
     assert RULES.view(s, None)["active_seat"] == 1 and "waiting for South" in RULES.view(s, None)["phase_label"]
