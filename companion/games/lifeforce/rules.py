@@ -259,33 +259,34 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             return {"type": "forfeit", "seat": (r >> 20) & 1}
         r //= 5000
         phase = state["phase"]
-        if phase == "setup":
-            if r % 10 < 2 and not state["mulliganed"][r % 10]:
-                return {"type": "mulligan", "seat": r % 10}
-            return {"type": "first_attacker", "seat": (r >> 8) & 1}
+        if phase in BUILDING:               # most decisions: the seat placing cards
+            seat = state["turn"]
+            duel = state["duels"][-1]
+            animal = duel["animal"][seat]
+            if animal is None:
+                support = duel["support"][seat]
+                if support:                 # rebuilding after running out: see _rebuild
+                    return self._rebuild(state, seat, support)
+                return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
+            mode = duel["mode"][seat]
+            if mode is None and ANIMALS[animal].lifespan_low is not None:
+                return {"type": "declare", "seat": seat, "mode": "low" if duel["support"][seat] else MODES[r & 1]}
+            if duel["total"][seat] >= LIFESPAN[animal][mode]:
+                return {"type": "done", "seat": seat}
+            if state["hand"][seat] > 0:
+                return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
+            if r % 4 or self._can_support(state, seat):
+                return {"type": "withdraw", "seat": seat, "card": animal}
+            return {"type": "cannot_support", "seat": seat}
         if phase == "resolve":
             return {"type": "resolve", "seat": r & 1}
         if phase == "call":
             return {"type": "call" if r & 1 else "check", "seat": state["battle_winner"]}
-        seat = state["turn"]
-        duel = state["duels"][-1]
-        animal = duel["animal"][seat]
-        support = duel["support"][seat]
-        if animal is None:
-            if support:                     # rebuilding after running out: see _rebuild
-                return self._rebuild(state, seat, support)
-            return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
-        beast = ANIMALS[animal]
-        mode = duel["mode"][seat]
-        if beast.lifespan_low is not None and mode is None:
-            return {"type": "declare", "seat": seat, "mode": "low" if support else MODES[r & 1]}
-        if duel["total"][seat] >= LIFESPAN[animal][mode]:
-            return {"type": "done", "seat": seat}
-        if state["hand"][seat] > 0:
-            return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
-        if r % 4 or self._can_support(state, seat):
-            return {"type": "withdraw", "seat": seat, "card": animal}
-        return {"type": "cannot_support", "seat": seat}
+        if phase == "setup":
+            if r % 10 < 2 and not state["mulliganed"][r % 10]:
+                return {"type": "mulligan", "seat": r % 10}
+            return {"type": "first_attacker", "seat": (r >> 8) & 1}
+        raise EngineError(f"{self.name}: no action in a game that is over")
 
     @staticmethod
     def _rebuild(state: State, seat: int, support: list[str]) -> Action:
