@@ -88,6 +88,23 @@ ANIMALS: dict[str, Animal] = {c.id: _animal(c) for c in CATALOGUE}
 # (register), so a card's bit never changes while the program runs.
 BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(ANIMALS)}
 ORDER: list[str] = list(ANIMALS)
+# What the engine asks about a card on every action, worked out once per card: its label
+# ("Seep Tubeworm (Orange, 170–250 years)"), its lifespan by declared mode (``LIFESPAN[card][mode]``
+# is ``Animal.lifespan(mode)``) and the lowest lifespan it can fight with.  A card id's values never
+# change while the program runs (register refuses a clash), so neither do these.
+LABEL: dict[str, str] = {}
+LIFESPAN: dict[str, dict[str | None, int]] = {}
+LOWEST: dict[str, int] = {}
+
+
+def _remember(beast: Animal) -> None:
+    LABEL[beast.id] = beast.label()
+    LIFESPAN[beast.id] = {mode: beast.lifespan(mode) for mode in (None, "low", "max")}
+    LOWEST[beast.id] = beast.lifespan("low")
+
+
+for _beast in ANIMALS.values():
+    _remember(_beast)
 
 
 def own_cards(data_dir: Path | None) -> dict:
@@ -141,6 +158,7 @@ def register(own: dict) -> None:
             ANIMALS[beast.id] = beast
             BIT[beast.id] = 1 << len(ORDER)
             ORDER.append(beast.id)
+            _remember(beast)
 
 
 _SHIPPED_IDS = frozenset(ANIMALS)

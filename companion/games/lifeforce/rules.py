@@ -40,10 +40,10 @@ never shows.
 from __future__ import annotations
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
-from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event, hidden_event
+from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, Animal, colour_label, is_stalemate_pair,
-                                               own_cards, register, strengths)
+from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, LABEL, LIFESPAN, LOWEST, Animal,
+                                               colour_label, is_stalemate_pair, own_cards, register, strengths)
 from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
@@ -51,6 +51,9 @@ from companion.games.lifeforce.view import LifeforceView
 HAND_SIZE = 5
 # the places a player's 50 cards can be; only the hand may be corrected by touch
 MODES = ("low", "max")
+ATTACKER_ZONE = (zone_id(0, "attacker"), zone_id(1, "attacker"))
+SUPPORT_ZONE = (zone_id(0, "support"), zone_id(1, "support"))
+BATTLE_ZONES = (ATTACKER_ZONE[0], SUPPORT_ZONE[0], ATTACKER_ZONE[1], SUPPORT_ZONE[1])   # where a battle is fought
 
 
 
@@ -74,8 +77,11 @@ def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
     all its duels; equal sums, or a Purple/Green pair in the last duel, mean
     another stalemate duel (winner None).
     """
-    t0 = sum(d["strength"][0] for d in duels)
-    t1 = sum(d["strength"][1] for d in duels)
+    t0 = t1 = 0
+    for d in duels:
+        s0, s1 = d["strength"]
+        t0 += s0
+        t1 += s1
     if duels[-1]["stalemate_pair"] or t0 == t1:
         return None, [t0, t1], duels[-1]["stalemate_pair"]
     return (0 if t0 > t1 else 1), [t0, t1], False
@@ -253,33 +259,34 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             return {"type": "forfeit", "seat": (r >> 20) & 1}
         r //= 5000
         phase = state["phase"]
-        if phase == "setup":
-            if r % 10 < 2 and not state["mulliganed"][r % 10]:
-                return {"type": "mulligan", "seat": r % 10}
-            return {"type": "first_attacker", "seat": (r >> 8) & 1}
+        if phase in BUILDING:               # most decisions: the seat placing cards
+            seat = state["turn"]
+            duel = state["duels"][-1]
+            animal = duel["animal"][seat]
+            if animal is None:
+                support = duel["support"][seat]
+                if support:                 # rebuilding after running out: see _rebuild
+                    return self._rebuild(state, seat, support)
+                return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
+            mode = duel["mode"][seat]
+            if mode is None and ANIMALS[animal].lifespan_low is not None:
+                return {"type": "declare", "seat": seat, "mode": "low" if duel["support"][seat] else MODES[r & 1]}
+            if duel["total"][seat] >= LIFESPAN[animal][mode]:
+                return {"type": "done", "seat": seat}
+            if state["hand"][seat] > 0:
+                return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
+            if r % 4 or self._can_support(state, seat):
+                return {"type": "withdraw", "seat": seat, "card": animal}
+            return {"type": "cannot_support", "seat": seat}
         if phase == "resolve":
             return {"type": "resolve", "seat": r & 1}
         if phase == "call":
             return {"type": "call" if r & 1 else "check", "seat": state["battle_winner"]}
-        seat = state["turn"]
-        duel = state["duels"][-1]
-        animal = duel["animal"][seat]
-        support = duel["support"][seat]
-        if animal is None:
-            if support:                     # rebuilding after running out: see _rebuild
-                return self._rebuild(state, seat, support)
-            return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
-        beast = ANIMALS[animal]
-        mode = duel["mode"][seat]
-        if beast.lifespan_low is not None and mode is None:
-            return {"type": "declare", "seat": seat, "mode": "low" if support else MODES[r & 1]}
-        if duel["total"][seat] >= beast.lifespan(mode):
-            return {"type": "done", "seat": seat}
-        if state["hand"][seat] > 0:
-            return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
-        if r % 4 or self._can_support(state, seat):
-            return {"type": "withdraw", "seat": seat, "card": animal}
-        return {"type": "cannot_support", "seat": seat}
+        if phase == "setup":
+            if r % 10 < 2 and not state["mulliganed"][r % 10]:
+                return {"type": "mulligan", "seat": r % 10}
+            return {"type": "first_attacker", "seat": (r >> 8) & 1}
+        raise EngineError(f"{self.name}: no action in a game that is over")
 
     @staticmethod
     def _rebuild(state: State, seat: int, support: list[str]) -> Action:
@@ -290,9 +297,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         knows, which never sees a hand: any card of the deck not yet elsewhere.  First it takes that card back
         if it lies among the support.  Without this the player wanders between animals and a game
         lasts thousands of actions."""
-        lowest = min(support, key=_lowest_lifespan)
+        lowest = min(support, key=LOWEST.__getitem__)
         in_hand = _lowest_available(state, seat)
-        if in_hand is None or _lowest_lifespan(lowest) < _lowest_lifespan(in_hand):
+        if in_hand is None or LOWEST[lowest] < LOWEST[in_hand]:
             return {"type": "withdraw", "seat": seat, "card": lowest}
         return {"type": "play_animal", "seat": seat, "card": in_hand}
 
@@ -302,13 +309,20 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         deck = state["options"]["decks"][seat]
         out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
         n = len(deck)
-        for _ in range(8):                  # rejection sampling: most of a deck is usually available
+        for _ in range(8):                  # rejection sampling: cheap while much of the deck is available
             card = deck[r % n]
             if not BIT[card] & out:
                 return card
             r //= n
-        available = [c for c in deck if not BIT[c] & out]
-        return available[r % len(available)]
+        # then the (r mod k)-th of the k available cards in deck order, counted on the deck's
+        # bitmask (a deck's cards are all different) and found without listing them all
+        k = r % (state["deckmask"][seat] & ~out).bit_count()
+        for card in deck:
+            if not BIT[card] & out:
+                if not k:
+                    return card
+                k -= 1
+        raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
@@ -383,11 +397,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             pair = duel[key].copy()
             pair[seat] = value
             duel[key] = pair
-        duels = state["duels"].copy()
-        duels[-1] = duel
-        new = state.copy()
-        new["duels"] = duels
-        return new
+        return _with_duel(state, duel)
 
     def _status(self, state: State, seat: int) -> str:
         """"support 14 of 20" for the seat placing cards."""
@@ -396,10 +406,11 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         have = duel["total"][seat]
         if animal is None:
             return f"support {have}, no animal yet"
-        beast = ANIMALS[animal]
-        if beast.has_range and duel["mode"][seat] is None:
+        mode = duel["mode"][seat]
+        if mode is None and ANIMALS[animal].lifespan_low is not None:
+            beast = ANIMALS[animal]
             return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
-        return f"support {have} of {beast.lifespan(duel['mode'][seat])}"
+        return f"support {have} of {LIFESPAN[animal][mode]}"
 
     def _support_problem(self, state: State, seat: int) -> str | None:
         """Why ``seat``'s animal and support cannot stand yet, or None."""
@@ -409,10 +420,10 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             return "place an animal on the attacker pad first"
         beast = ANIMALS[animal]
         mode = duel["mode"][seat]
-        if beast.has_range and mode is None:
+        if mode is None and beast.lifespan_low is not None:
             return (f"{beast.name} has a lifespan range: say low ({beast.lifespan_low}) "
                     f"or max ({beast.lifespan_max}) first")
-        need = beast.lifespan(mode)
+        need = LIFESPAN[animal][mode]
         have = duel["total"][seat]
         if have < need:
             return (f"support {have} < lifespan {need} ({beast.name}): add support cards "
@@ -427,13 +438,14 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
         beast = self._check_card(state, seat, card)
-        new = self._with_side(state, seat, animal=card, mode=None)
+        duel = state["duels"][-1]
+        new = _with_duel(state, dict(duel, animal=_set(duel["animal"], seat, card), mode=_set(duel["mode"], seat, None)))
         _take_from_hand(new, seat, BIT[card])
         verb = "attacks" if state["phase"] == "attack" else "counters"
-        text = f"{self._who(state, seat)} {verb} with {beast.label()}"
-        if beast.has_range:
+        text = f"{state['options']['players'][seat]} {verb} with {LABEL[card]}"
+        if beast.lifespan_low is not None:
             text += ": say low or max"
-        return new, [event("animal", text, seat=seat, zone=zone_id(seat, "attacker"), card=card)]
+        return new, [event("animal", text, seat=seat, zone=ATTACKER_ZONE[seat], card=card)]
 
     def _declare(self, state: State, action: Action) -> tuple[State, list]:
         seat, mode = action["seat"], action.get("mode")
@@ -461,13 +473,11 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         support[seat] = support[seat] + [card]
         total[seat] += beast.lifespan_max
         duel["support"], duel["total"] = support, total
-        new = state.copy()
-        duels = new["duels"] = state["duels"].copy()
-        duels[-1] = duel
+        new = _with_duel(state, duel)
         _take_from_hand(new, seat, BIT[card])
-        text = (f"{self._who(state, seat)} supports with {beast.name} ({beast.lifespan_max}): "
+        text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
                 + self._status(new, seat))
-        return new, [event("support", text, seat=seat, zone=zone_id(seat, "support"), card=card)]
+        return new, [event("support", text, seat=seat, zone=SUPPORT_ZONE[seat], card=card)]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
@@ -495,17 +505,18 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if problem is not None:
             raise IllegalAction(problem)
         duel = state["duels"][-1]
-        beast = ANIMALS[duel["animal"][seat]]
-        need = beast.lifespan(duel["mode"][seat])
-        have = duel["total"][seat]
-        who = self._who(state, seat)
+        animal = duel["animal"][seat]
+        name, need, have = ANIMALS[animal].name, LIFESPAN[animal][duel["mode"][seat]], duel["total"][seat]
+        players = state["options"]["players"]
+        who = players[seat]
+        new = state.copy()
         if state["phase"] == "attack":
-            new = dict(state, phase="counter", turn=1 - seat)
-            text = (f"{who}'s attack stands: {beast.name} {need}, support {have} ≥ {need}. "
-                    f"{self._who(state, 1 - seat)} counters now")
+            new["phase"], new["turn"] = "counter", 1 - seat
+            text = (f"{who}'s attack stands: {name} {need}, support {have} ≥ {need}. "
+                    f"{players[1 - seat]} counters now")
         else:
-            new = dict(state, phase="resolve", turn=None)
-            text = f"{who}'s counterattack stands: {beast.name} {need}, support {have} ≥ {need}. Resolve the duel"
+            new["phase"], new["turn"] = "resolve", None
+            text = f"{who}'s counterattack stands: {name} {need}, support {have} ≥ {need}. Resolve the duel"
         return new, [event("done", text, seat=seat)]
 
     def _resolve(self, state: State, action: Action) -> tuple[State, list]:
@@ -514,15 +525,16 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         players = state["options"]["players"]
         s0, s1, d0, d1, pg = duel_strengths(state["duels"][-1])
         last = dict(state["duels"][-1], strength=[s0, s1], stalemate_pair=pg)
-        duels = state["duels"][:-1] + [last]
+        duels = state["duels"].copy()
+        duels[-1] = last
         duel_text = (f"{_fighter(players[0], last, 0, s0, d0)} against "
                      f"{_fighter(players[1], last, 1, s1, d1)}")
         winner, totals, pg_stalemate = battle_outcome(duels)
-        zones = [zone_id(s, p) for s in (0, 1) for p in ("attacker", "support")]
+        zones = list(BATTLE_ZONES)
         n = len(duels)
         events = [event("duel", f"Battle {state['battle']}, duel {n}: {duel_text}", battle=state["battle"],
                         duel=n, strength=[s0, s1], totals=totals)]
-        new = dict(state)
+        new = state.copy()
         if winner is None:
             if pg_stalemate:
                 why = "Purple and Green cannot battle each other"
@@ -553,7 +565,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                  f"{players[winner]}'s {kept.bit_count()} to the discard pile")
         events.append(event("battle_result", f"{how}. {moved}", winner=winner, outcome="win",
                             battle=state["battle"], totals=totals, zones=zones))
-        new["battles"] = state["battles"] + [{
+        new["battles"] = [*state["battles"], {
             "battle": state["battle"], "starter": state["starter"], "winner": winner, "totals": totals,
             "duels": duels, "to_graveyard": lost.bit_count(), "to_discard": kept.bit_count()}]
         new["phase"], new["turn"] = "call", winner
@@ -700,22 +712,26 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 "counts": [self.counts(state, s) for s in (0, 1)],
                 "result": self.result(state) if self.is_over(state) else None}
 
-def _lowest_lifespan(card: str) -> int:
-    beast = ANIMALS[card]
-    return beast.lifespan_max if beast.lifespan_low is None else beast.lifespan_low
-
-
 def _lowest_available(state: State, seat: int) -> str | None:
     """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
     out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
     available = [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
-    return min(available, key=_lowest_lifespan) if available else None
+    return min(available, key=LOWEST.__getitem__) if available else None
 
 
 def _set(values: list, seat: int, value) -> list:
-    out = list(values)
+    out = values.copy()
     out[seat] = value
     return out
+
+
+def _with_duel(state: State, duel: dict) -> State:
+    """A new state whose current duel is ``duel``; everything else is shared with ``state``."""
+    duels = state["duels"].copy()
+    duels[-1] = duel
+    new = state.copy()
+    new["duels"] = duels
+    return new
 
 
 def _take_from_hand(new: State, seat: int, bit: int) -> None:
@@ -785,11 +801,12 @@ def _game_over_event(players: list, winner: int | None, reason: str) -> dict:
 def _fighter(who: str, duel: dict, seat: int, strength: int, doubled: bool) -> str:
     """"North's Peregrine Falcon (25 ×2 = 50)"."""
     beast = ANIMALS[duel["animal"][seat]]
-    life = beast.lifespan(duel["mode"][seat])
-    said = f"{duel['mode'][seat]} " if beast.has_range else ""
-    amount = f"{said}{life} ×2 = {strength}" if doubled else f"{said}{life}"
-    strong = f", {colour_label(beast.colour)} is strong" if doubled else ""
-    return f"{who}'s {beast.name} ({amount}{strong})"
+    mode = duel["mode"][seat]
+    life = beast.lifespan(mode)
+    said = "" if beast.lifespan_low is None else f"{mode} "
+    if doubled:
+        return f"{who}'s {beast.name} ({said}{life} ×2 = {strength}, {colour_label(beast.colour)} is strong)"
+    return f"{who}'s {beast.name} ({said}{life})"
 
 
 RULES = LifeforceRules()
