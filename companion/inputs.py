@@ -87,6 +87,9 @@ class InputRoad:
         """Hand over a :class:`PadEvent` or a callable ``(session) -> events``; never waits.
 
         The returned future holds the callable's result or its :class:`IllegalAction`."""
+        return self._enqueue(item)
+
+    def _enqueue(self, item) -> Future:
         future: Future = Future()
         with self._idle:
             if self._closed:
@@ -104,7 +107,7 @@ class InputRoad:
         (a listener acting on a change), it runs at once instead of waiting for itself."""
         if threading.current_thread() is self._thread:
             return work(self._session)
-        return self.submit(work).result(timeout)
+        return self._enqueue(work).result(timeout)
 
     def act(self, action: dict) -> list:
         """A touched or decided action; raises :class:`IllegalAction` (no game: "no game is running")."""
