@@ -7,8 +7,10 @@ any moment loses at most the action that was being applied, and the next start
 rebuilds the exact state by replaying the log.
 
 Pad events enter through :meth:`Session.handle_pad_event`; touches and button
-presses through :meth:`Session.act`.  Both end in the same place.  Anything
-that listens (screen, LEDs) subscribes and receives the events of every change.
+presses through :meth:`Session.act` and :meth:`Session.confirm`.  Both end in
+the same place.  In the app every input reaches them by one road, on one
+thread (:mod:`companion.inputs`).  Anything that listens (screen, LEDs)
+subscribes and receives the events of every change.
 """
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
 """Players' confirm buttons: a short press confirms, a long press undoes.
 
 Each button is a gpiozero ``Button`` (to ground, internal pull-up, unless the
-profile says ``pull_up = false``).  A press enters the session exactly like a
-touch on the screen:
+profile says ``pull_up = false``).  A press enters the game exactly like a
+touch on the screen: the panel is attached to the app's input road
+(``companion.inputs.InputRoad``, which applies it on its own thread in turn
+with pad events and touches) or, where nothing else plays, to a session:
 
-* short press → ``session.confirm(seat)``: whatever the rules say the button
+* short press → ``confirm(seat)``: whatever the rules say the button
   means now (``Rules.confirm_action``: "done", "resolve", "next round"…);
-* long press (``hold_time``, 1 s) → ``session.undo()``.
+* long press (``hold_time``, 1 s) → ``undo()``.
 
 A press is counted on release, so a long press never also confirms; a press
 shorter than ``bounce_time`` is contact bounce, not a press.  gpiozero's own
@@ -104,7 +106,8 @@ class ButtonPanel:
             raise
 
     def attach(self, session, report: Report | None = None) -> None:
-        """Send presses to ``session`` from now on; refusals and errors go to ``report``."""
+        """Send presses to ``session`` (a Session, or the input road) from now on; refusals and
+        errors go to ``report``."""
         with self._lock:
             self._session, self._report = session, report
 

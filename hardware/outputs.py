@@ -41,6 +41,9 @@ class NoOutputs:
     def attach(self, session, report: Report | None = None) -> None:
         pass
 
+    def send_presses_to(self, road) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -68,6 +71,7 @@ class TableOutputs:
         self.buzzer: Indicator | None = None
         self.buttons: ButtonPanel | None = None
         self._session = None
+        self._road = None
         self._unsubscribe: Callable[[], None] | None = None
         self._report: Report | None = None
         self._lanes = signals.LaneMemory()
@@ -113,13 +117,22 @@ class TableOutputs:
         self._session, self._report = session, report
         self._lanes = signals.LaneMemory()
         self._unsubscribe = session.subscribe(self._changed)
-        if self.buttons is not None:
+        if self.buttons is not None and self._road is None:
             self.buttons.attach(session, self._button_report)
         self._changed(session, [])
 
+    def send_presses_to(self, road) -> None:
+        """Hand every button press to ``road`` (companion.inputs.InputRoad), the one way in that pad
+        events and touches take too, whichever game it feeds; :meth:`attach` then only follows the
+        game with the lights."""
+        self._road = road
+        if self.buttons is not None:
+            self.buttons.attach(road, self._button_report)
+
     def _button_report(self, event: dict) -> None:
         if self._report is None:
-            self._session.report([event])          # our own listener beeps for it
+            if self._session is not None:
+                self._session.report([event])      # our own listener beeps for it
             return
         if self.buzzer is not None and signals.is_refusal(event):
             self.buzzer.flash(Look("white", "beep"))

@@ -154,10 +154,18 @@ def open_window():
 
 
 def make_app(config, source, outputs, store=None):
-    """The app object, wired to the table source and outputs (the window opens on run)."""
+    """The app object, wired to the table source and outputs (the window opens on run).
+
+    One input road (:class:`companion.inputs.InputRoad`) takes every input into the
+    game: the buttons' presses here, the table's pad events when the app starts
+    (``AppController.start_source``), the screens' touches and the companion's seat."""
+    from companion.inputs import InputRoad
     from ui.controller import AppController
     from ui.root import CompanionApp
-    return CompanionApp(AppController(config, source, outputs, store=store), on_first_frame=on_first_frame)
+    road = InputRoad()
+    outputs.send_presses_to(road)
+    return CompanionApp(AppController(config, source, outputs, store=store, road=road),
+                        on_first_frame=on_first_frame)
 
 
 def run_app(config, source, outputs, store=None) -> int:
@@ -177,5 +185,6 @@ def run_app(config, source, outputs, store=None) -> int:
     try:
         app.run()
     finally:
+        app.controller.road.close()                    # what was handed over is applied, then the store closes
         app.controller.store.close()
     return 0

@@ -133,7 +133,7 @@ def run_child(config, source, outputs, seconds: float) -> None:
     import queue
     import threading
     controller = app.controller
-    deliver = controller._pad_event_from_source
+    deliver = controller.road.submit                 # the input road, as the table source's sink
     arrived: list[float] = []
     relay: queue.Queue = queue.Queue()
 
@@ -143,7 +143,7 @@ def run_child(config, source, outputs, seconds: float) -> None:
             deliver(ev)
     worker = threading.Thread(target=reader_thread, name="bench-reader", daemon=True)
     worker.start()
-    controller._pad_event_from_source = relay.put
+    controller.road.submit = relay.put               # what start_source hands the table source
     app._run_prepare()
     from kivy.base import EventLoop
     EventLoop.idle()
@@ -159,12 +159,8 @@ def run_child(config, source, outputs, seconds: float) -> None:
     handled: list[float] = []
     flips: list[float] = []
     Window.bind(on_flip=lambda *_: flips.append(time.perf_counter()))
-    handle = controller.handle_pad_event
-
-    def timed_handle(ev):
-        handle(ev)
-        handled.append(time.perf_counter())
-    controller.handle_pad_event = timed_handle
+    # the road applied the event and the change reached the main thread
+    controller.bind(on_session_events=lambda *_: handled.append(time.perf_counter()))
     deadline = time.perf_counter() + max(seconds, 1.0)
     games = 0
     rss_in_first_game = None
@@ -221,7 +217,6 @@ def run_child(config, source, outputs, seconds: float) -> None:
         if screen.result_view is not None:
             screen.result_view.dismiss()
         screen = None                                    # the bench holds no table the app has let go
-    controller.handle_pad_event = handle
     relay.put(None)
 
     # Idle: the table screen with nothing happening, the real loop pacing the frames.  First the

@@ -7,19 +7,23 @@ Screens never hold a session, a store or a source of their own; they read
     controller.bind(on_session_events=...)             # something happened in the game
     controller.bind(on_pad_event=...)                  # a tag appeared on / left a pad
 
-Pad events may arrive on a reader's worker thread; they are handed to the
-Kivy main thread (:func:`on_main_thread`) before anything else sees them, so
-every widget is only ever touched from the main thread.  The hand-over wakes
-the main loop at once rather than at its next frame.  Events made on the main
-thread (the simulated table, touches) are handled at once, which keeps the
-time from a card on a pad to the updated widget within one frame.
+Every input enters the game by one road (:class:`companion.inputs.InputRoad`,
+wired in :func:`ui.app.make_app`): the table source hands its pad events to
+it, the buttons their presses, the companion's seat its decisions and the
+screens their touches (:meth:`AppController.act`, which waits for its own
+refusal sentence).  The road applies them in turn on its own thread; this
+controller never relays a pad event, it only follows: the session's changes
+and the pads' sightings are handed to the Kivy main thread
+(:func:`on_main_thread`) before any widget sees them.  The hand-over wakes the
+main loop at once rather than at its next frame.
 
-Pad events go to a screen that asked for them (the Cards and Decks screens
-scan with the pads) or else to the session, which turns them into actions.
+A screen that scans with the pads (Cards, Decks, the Hardware test) sets
+``pad_taker``: the road then gives it every pad event instead of the game.
 """
 from __future__ import annotations
 
 import threading
+from collections import deque
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -27,6 +31,7 @@ from kivy.properties import DictProperty, ObjectProperty
 
 from companion.cards import Catalogue, CatalogueError, game_of, load_catalogue
 from companion.engine import IllegalAction, redact_event
+from companion.inputs import InputRoad
 from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, PadEvent, ProfileError
@@ -53,35 +58,53 @@ class AppController(EventDispatcher):
 
     __events__ = ("on_session_events", "on_pad_event")
 
-    def __init__(self, config, source, outputs, store: Store | None = None, **kwargs):
+    def __init__(self, config, source, outputs, store: Store | None = None, road: InputRoad | None = None,
+                 **kwargs):
         super().__init__(**kwargs)
         self.config = config
         self.source = source
         self.outputs = outputs
         self.store = store if store is not None else Store(config.database)
         self.simulated = source.simulated
-        #: a callable ``(PadEvent) -> bool`` of the screen that scans with the pads now
-        self.pad_taker = None
+        #: every input's way into the game (pad events, presses, touches, the companion's seat)
+        self.road = road if road is not None else InputRoad()
+        self._pad_taker = None
+        self._stop_watching = self.road.watch_pads(self._pad_seen)
         self._catalogues: dict[str, Catalogue] = {}
         self._unsubscribe = None
         self.solo = None                #: the companion's seat (companion.solo.seat.SoloSeat), if it plays one
         self._main_thread = threading.main_thread()
+        self._changes: deque[list] = deque()          # the session's changes not shown yet
+        self._changes_lock = threading.Lock()
         self._started = False
 
     # ---- the table source --------------------------------------------------
     def start_source(self) -> None:
+        """Let the table report: its pad events go straight onto the input road, never through here."""
         if not self._started:
             self._started = True
-            self.source.start(self._pad_event_from_source)
-
-    def _pad_event_from_source(self, ev: PadEvent) -> None:
-        if threading.current_thread() is self._main_thread:
-            self.handle_pad_event(ev)
-        else:
-            on_main_thread(lambda _dt: self.handle_pad_event(ev))
+            self.source.start(self.road.submit)
 
     def handle_pad_event(self, ev: PadEvent) -> None:
-        """On the main thread: remember what lies where, then give the event to its taker."""
+        """``ev`` as if the table had reported it: onto the road (tests, the benchmark)."""
+        self.road.submit(ev)
+
+    @property
+    def pad_taker(self):
+        """A callable ``(PadEvent) -> bool`` of the screen that scans with the pads now, on the main thread."""
+        return self._pad_taker
+
+    @pad_taker.setter
+    def pad_taker(self, taker) -> None:
+        self._pad_taker = taker
+        self.road.take_pads(None if taker is None else
+                            lambda ev: on_main_thread(lambda _dt: taker(ev)))
+
+    def _pad_seen(self, ev: PadEvent) -> None:
+        """The road's watcher (its thread): the screens see the sighting on the main thread."""
+        on_main_thread(lambda _dt: self._show_pad(ev))
+
+    def _show_pad(self, ev: PadEvent) -> None:
         if ev.uid:                                      # an ``unread`` notice names no tag
             here = set(self.on_pad.get(ev.pad, ()))
             if ev.kind == GONE:
@@ -90,10 +113,6 @@ class AppController(EventDispatcher):
                 here.add(ev.uid)
             self.on_pad[ev.pad] = sorted(here)
         self.dispatch("on_pad_event", ev)
-        if self.pad_taker is not None and self.pad_taker(ev):
-            return
-        if self.session is not None:
-            self.session.handle_pad_event(ev)
 
     def on_pad_event(self, ev):
         pass
@@ -153,6 +172,7 @@ class AppController(EventDispatcher):
 
     def close_session(self) -> None:
         self._let_go()
+        self.road.attach(None)
         self.session = None
 
     def _let_go(self) -> None:
@@ -174,18 +194,33 @@ class AppController(EventDispatcher):
             self.source.set_pads(list(session.table.layout.pad_to_zone), session.table.layout.modes)
         self._unsubscribe = session.subscribe(self._session_changed)
         self.outputs.attach(session)
+        self.road.attach(session)
         self.session = session
         # the companion's own seat thinks on its own thread and acts through the session like a player;
         # its players and their search are imported only for a game that has one (memory: docs/ui.md)
         if session.options.get("solo_seat") is not None:
             from companion.solo.seat import SoloSeat, has_solo_seat
-            self.solo = SoloSeat(session) if has_solo_seat(session) else None
+            self.solo = SoloSeat(session, act=self.road.act) if has_solo_seat(session) else None
 
     def _session_changed(self, session: Session, events: list) -> None:
+        """The session's listener (mostly on the input road's thread): shown on the main thread."""
+        with self._changes_lock:
+            self._changes.append(events)
         if threading.current_thread() is self._main_thread:
-            self._after_change(events)
+            self._show_changes()
         else:
-            on_main_thread(lambda _dt: self._after_change(events))
+            on_main_thread(lambda _dt: self._show_changes())
+
+    def _show_changes(self) -> None:
+        """On the main thread: every change not shown yet, in the order the session made them.  A
+        touch calls it as soon as the road has applied it, so the screen that sent it sees its
+        effect before it goes on (as when it applied the touch itself)."""
+        while True:
+            with self._changes_lock:
+                if not self._changes:
+                    return
+                events = self._changes.popleft()
+            self._after_change(events)
 
     def _after_change(self, events: list) -> None:
         self.dispatch("on_session_events", events)
@@ -204,45 +239,66 @@ class AppController(EventDispatcher):
 
     # ---- actions from touches --------------------------------------------------
     def act(self, action: dict) -> str | None:
-        """Apply a touched action; returns the players' sentence when it is not allowed."""
+        """A touched action, onto the input road; returns the players' sentence when it is not allowed.
+
+        It waits for its own answer (the banner shows it), as long as the road takes to
+        apply what was handed over before it: never a reader's or a button's wait."""
         if self.session is None:
             return "no game is running"
         try:
-            self.session.act(action)
+            self.road.act(action)
         except IllegalAction as exc:
             return str(exc)
+        finally:
+            self._show_changes()
         return None
 
     def undo(self) -> str | None:
-        """Undo the last action; returns what was undone, in words the shared screen may show."""
-        if self.session is None or not self.session.can_undo():
+        """Undo the last action, on the road; returns what was undone, in words the shared screen may show."""
+        if self.session is None:
             return None
-        lines = public_history(self.session)
         try:
-            # The companion's own choice (a slot and lane, a swap) would be made again at once by its
-            # seat: undo goes back past it to the last thing a person did, or it could never get there.
-            while self.solo is not None and self.session.can_undo() and self._companions(self.session.actions[-1]):
-                self.session.undo()
-            if self.session.can_undo():
-                self.session.undo()
+            return self.road.call(self._undo_on_road)
         except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
             return str(exc)
-        n = len(self.session.actions)
+        finally:
+            self._show_changes()
+
+    def _undo_on_road(self, session: Session | None) -> str | None:
+        if session is None or not session.can_undo():
+            return None
+        lines = public_history(session)
+        # The companion's own choice (a slot and lane, a swap) would be made again at once by its
+        # seat: undo goes back past it to the last thing a person did, or it could never get there.
+        while self.solo is not None and session.can_undo() and self._companions(session, session.actions[-1]):
+            session.undo()
+        if session.can_undo():
+            session.undo()
+        n = len(session.actions)
         return f"Undone: {lines[n][1] if n < len(lines) else 'the last action'}"
 
-    def _companions(self, action: dict) -> bool:
+    @staticmethod
+    def _companions(session: Session, action: dict) -> bool:
         """An action the companion's seat makes by itself (not a card a person laid for it)."""
-        return action.get("seat") == self.session.options.get("solo_seat") and \
+        return action.get("seat") == session.options.get("solo_seat") and \
             action.get("type") in ("solo_decide", "redraw")
 
     def redo(self) -> str | None:
-        if self.session is None or not self.session.can_redo():
+        if self.session is None:
             return None
         try:
-            self.session.redo()
+            return self.road.call(self._redo_on_road)
         except IllegalAction as exc:
             return str(exc)
-        lines = public_history(self.session)
+        finally:
+            self._show_changes()
+
+    @staticmethod
+    def _redo_on_road(session: Session | None) -> str | None:
+        if session is None or not session.can_redo():
+            return None
+        session.redo()
+        lines = public_history(session)
         return f"Redone: {lines[-1][1]}" if lines else "Redone"
 
     # ---- the simulated table -------------------------------------------------------

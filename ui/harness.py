@@ -12,9 +12,20 @@ from kivy.uix.widget import Widget
 
 
 def frames(n: int = 2) -> None:
-    """Let Kivy run ``n`` frames (clock callbacks, layout, drawing)."""
+    """Let Kivy run ``n`` frames (clock callbacks, layout, drawing), each after the input road
+    has applied what was handed to it (a card placed, a press), so its effects are on screen."""
     for _ in range(n):
+        settle()
         EventLoop.idle()
+
+
+def settle(timeout: float = 10.0) -> None:
+    """Until the running app's input road (companion.inputs) has applied everything handed to it."""
+    from kivy.app import App
+    app = App.get_running_app()
+    road = getattr(getattr(app, "controller", None), "road", None)
+    if road is not None and not road.join(timeout):
+        raise TimeoutError(f"the input road is still busy after {timeout} s")
 
 
 def tap(widget: Widget) -> None:

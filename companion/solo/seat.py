@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Callable
 
 from companion.engine import IllegalAction
 from companion.games import sams
@@ -57,13 +58,17 @@ class SoloSeat:
     """The solo seat of one session.  ``seconds``/``iterations`` override the game's strength
     (tests use ``iterations`` so that a decision does not depend on the machine's speed)."""
 
-    def __init__(self, session, seconds: float | None = None, iterations: int | None = None):
+    def __init__(self, session, seconds: float | None = None, iterations: int | None = None,
+                 act: Callable[[dict], object] | None = None):
         options = session.options
         if not has_solo_seat(session):
             raise ValueError("this game has no solo seat")
         if seconds is None and iterations is None:
             seconds = STRENGTHS[options.get("solo_strength", "normal")]
         self.session = session
+        #: where its decision goes: the table's input road (companion.inputs) in the app, the
+        #: session itself where nothing else plays (tests, benchmarks)
+        self._act = act if act is not None else session.act
         self.player = make_player(session.rules.name, options["solo_seat"], seconds=seconds, iterations=iterations,
                                   seed=session.seed)
         self.errors: list[str] = []
@@ -93,7 +98,7 @@ class SoloSeat:
             with self._guard:
                 if self._closed:
                     return
-            self.session.act(action)
+            self._act(action)
         except IllegalAction as exc:
             # the game moved on while it thought (think again about the new moment), or the decision
             # could not be saved (a full disk: the next change of the game tries again)

@@ -156,3 +156,39 @@ def test_a_refused_button_beeps_the_buzzer_and_reaches_the_screen(store, pin_fac
         hold(pin_factory, NORTH_BUTTON, until=lambda: shown)
         assert shown[0]["text"] == "North's button (long press): nothing to undo"
         assert pin_values(pin_factory, 12) == (1.0,)
+
+
+def test_with_the_table_wired_a_press_takes_the_input_road_like_a_scan(store, pin_factory, clock, table_pins):
+    """The app's wiring (ui.app.make_app): presses go to the input road, not to the session, and are
+    applied on the road's thread, after a scan handed over before them; a refusal still beeps and
+    reaches the screen."""
+    from companion.inputs import InputRoad
+    from companion.simulate import register_virtual_tags
+    from companion.table import SEEN, PadEvent
+    from companion.tags import virtual_uid
+    shown = []
+    with InputRoad() as road, TableOutputs(table_pins, pin_factory=pin_factory, clock=clock, animate=False,
+                                           hold_time=0.05) as outputs:
+        outputs.send_presses_to(road)
+        register_virtual_tags(store, "sams")
+        session = Session.start(store, "sams", seed=3)
+        outputs.attach(session, report=shown.append)
+        road.attach(session)
+        threads = []
+        session.subscribe(lambda s, events: threads.append(threading.current_thread()))
+        to_round_over(session)
+        session.undo()
+        last = session._redo[-1]
+        threads.clear()
+        gate = threading.Event()
+        road.submit(lambda _s: gate.wait(5))
+        road.submit(PadEvent(f"{last['seat']}.lane{last['lane'] + 1}", virtual_uid(last["card"]), SEEN, 0.0))
+        presser = threading.Thread(target=press, args=(pin_factory, SOUTH_BUTTON))
+        presser.start()
+        gate.set()
+        presser.join()
+        assert road.join()
+        assert [a["type"] for a in session.actions[-2:]] == ["play", "next_round"]
+        assert threads and set(threads) == {road.thread}
+        hold(pin_factory, NORTH_BUTTON, until=lambda: session.actions[-1]["type"] == "play")   # long: undo
+        assert road.join() and session.can_redo() and set(threads) == {road.thread} and shown == []

@@ -167,9 +167,10 @@ def option_button(setup, option_label: str, text: str):
 def put(app, zone: str, card_id: str) -> None:
     """A card laid on the pad of ``zone`` (a tap on a tap pad), as the simulated table reports it.
 
-    The readers' events arrive before ``place`` returns and the screen takes them on this (the main)
-    thread at once, so no frame needs drawing for the widgets' texts to follow."""
+    The readers' events go onto the input road (companion.inputs); one frame (the harness waits for
+    the road first) and the game and the widgets' texts have followed."""
     from companion.simulate import free_copy
     source = app.controller.source
     pad = app.controller.session.table.layout.pads_of(zone)[0]
     source.place(pad, free_copy(card_id, {u for uids in source.on_pad.values() for u in uids}))
+    harness.frames(1)

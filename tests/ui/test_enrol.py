@@ -19,16 +19,19 @@ def test_enrol_sams_36_cards_flags_known_and_duplicate_tags(home):
     # A tag that already carries another card: flagged, the card waits for its own tag.
     tags.register("04FFFFFFFFFF01", "sams.10c")
     source.place("scan", "04FFFFFFFFFF01")
+    harness.frames(1)                                   # the road hands the sighting to the screen
     source.lift("scan", "04FFFFFFFFFF01")
     assert screen.enrolment.position == 0 and "already carries 10 of Clubs" in screen.enrol_note
     assert screen.can_reassign
     for n, uid in enumerate(uids):
         expected = screen.enrolment.current
         source.place("scan", uid)
+        harness.frames(1)                               # read (and written) while it lies on the pad
         source.lift("scan", uid)
         assert tags.lookup(uid) == expected
         if n == 4:                                      # the previous card's tag again: a duplicate
             source.place("scan", uids[2])
+            harness.frames(1)
             source.lift("scan", uids[2])
             assert "the same tag twice" in screen.enrol_note and screen.enrolment.position == 5
     machine = time.perf_counter() - started

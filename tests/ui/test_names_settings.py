@@ -56,6 +56,7 @@ def test_settings_text_size_brightness_sound_lights_and_readers(home, tmp_path):
     assert not settings.sound
     harness.tap(harness.button("Off"))
     app.controller.source.place("scan", "04A1B2C3D4E5F6")
+    harness.frames(1)
     assert "Pad scan read tag 04A1B2C3D4E5F6" in settings.readers_text
     assert app.controller.session is None                       # a test card is never played
     app.controller.source.lift("scan", "04A1B2C3D4E5F6")

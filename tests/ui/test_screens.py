@@ -60,6 +60,7 @@ def test_cards_screen_assigns_an_unknown_tag(home):
     app.go("cards", game="sams")
     harness.frames(2)
     app.controller.source.place("scan", "04AABBCCDD0011")      # a blank sticker on a pad
+    harness.frames(1)
     screen = app.root.get_screen("cards")
     assert screen.tag_text == "Tag 04AABBCCDD0011 on pad scan: not assigned to a card yet"
     screen.ids.query.text = "queen"                      # Sam's has no face cards

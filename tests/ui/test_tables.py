@@ -115,8 +115,8 @@ def test_each_game_plays_a_battle_through_the_screen(home, game, seed):
 
 
 def test_a_card_seen_on_a_reader_thread_wakes_the_main_loop_and_shows_in_the_next_frame(home):
-    """A real reader sees cards on its own thread.  Its PadEvent is handed to the main loop,
-    which stops sleeping for it (Kivy's free clock, ui.app.configure_kivy): with the default
+    """A real reader sees cards on its own thread.  Its PadEvent goes onto the input road, and the
+    change it makes is handed to the main loop, which stops sleeping for it (Kivy's free clock, ui.app.configure_kivy): with the default
     clock the card waited out the rest of the frame's 33 ms before anything happened."""
     import threading
     from kivy.clock import Clock
@@ -129,7 +129,8 @@ def test_a_card_seen_on_a_reader_thread_wakes_the_main_loop_and_shows_in_the_nex
     reader = threading.Thread(target=app.controller.sim_place, args=(zone, card))
     reader.start()
     reader.join()
-    assert screen.zone_boxes[zone].cards == [], "the reader's thread touched a widget"
+    assert app.controller.road.join()                       # the input road applied it, on its own thread
+    assert screen.zone_boxes[zone].cards == [], "the reader's or the road's thread touched a widget"
     assert Clock._event.is_set(), "the main loop will sleep out the frame before it sees the card"
     harness.frames(1)
     assert faces(screen.zone_boxes[zone]) == [(app.controller.card_text(card), False)]

@@ -251,8 +251,9 @@ class CardsScreen(ScanningScreen):
         """Simulated table only: a fresh virtual tag appears on the scan pad."""
         controller = App.get_running_app().controller
         uid = "04" + secrets.token_hex(6).upper()
-        controller.source.place(SCAN_PAD, uid)
-        controller.source.lift(SCAN_PAD, uid)
+        for held in list(controller.source.on_pad.get(SCAN_PAD, ())):
+            controller.source.lift(SCAN_PAD, held)   # the last one is taken away; the new one stays while the
+        controller.source.place(SCAN_PAD, uid)       # screen reads and writes it (it hears of it a frame later)
 
 
 

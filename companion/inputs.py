@@ -1,0 +1,195 @@
+"""The one road every input takes into the game: pad events, button presses, touches, the companion.
+
+A reader's thread, a button's thread, the screen's touches and the companion's
+own seat (solo play) each hand what happened to :class:`InputRoad`; one worker
+thread applies everything in the order it was handed over, through the session
+open now.  Nothing that reports an input ever applies it itself, so the screen
+never does game work for a card on a pad, and a press and a scan that come at
+the same moment are applied one after the other in a known order::
+
+    road = InputRoad()
+    source.start(road.submit)          # pad events: hand over and go on (never waits)
+    road.attach(session)               # the game the road feeds (None: no game open)
+    road.confirm(seat)                 # a button press: waits for its own result (a button's thread)
+    road.act(action)                   # a touch: waits, raises IllegalAction with the players' sentence
+    road.join()                        # until everything handed over has been applied (tests)
+
+What happens is not returned to whoever listens: the session tells its
+listeners (the screen, the lights, the companion's seat) after every change,
+from the road's thread.
+
+Pad events are also shown to :meth:`watch_pads` watchers (the screen lights a
+pad that has a tag on it) before they go on.  A screen that scans with the pads
+(enrolling a tag on the Cards screen, building a deck) takes them with
+:meth:`take_pads`: while it does, no pad event reaches the game.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from concurrent.futures import Future
+from typing import Callable
+
+from companion.engine import IllegalAction
+from companion.table import PadEvent
+
+log = logging.getLogger(__name__)
+
+PadWatcher = Callable[[PadEvent], None]
+
+
+class InputRoad:
+    """One queue and one worker thread between every input and the session (see the module)."""
+
+    def __init__(self, session=None):
+        self._session = session
+        self._taker: PadWatcher | None = None
+        self._watchers: list[PadWatcher] = []
+        self._queue: queue.Queue = queue.Queue()
+        self._idle = threading.Condition()
+        self._pending = 0
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="input-road", daemon=True)
+        self._thread.start()
+
+    # ---- wiring --------------------------------------------------------------
+    @property
+    def session(self):
+        return self._session
+
+    @property
+    def options(self) -> dict:
+        """The open game's options (a button names its player from them); {} with no game open."""
+        session = self._session
+        return session.options if session is not None else {}
+
+    def attach(self, session) -> None:
+        """Feed ``session`` from now on (None: no game is open; pad events then only go to watchers)."""
+        self._session = session
+
+    def take_pads(self, taker: PadWatcher | None) -> None:
+        """Give every pad event to ``taker`` instead of the game until ``take_pads(None)``."""
+        self._taker = taker
+
+    def watch_pads(self, watcher: PadWatcher) -> Callable[[], None]:
+        """Show every pad event to ``watcher`` (on the road's thread); returns a stop."""
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher)
+
+    @property
+    def thread(self) -> threading.Thread:
+        """The worker: every change an input makes happens on it."""
+        return self._thread
+
+    # ---- handing over -----------------------------------------------------------
+    def submit(self, item) -> Future:
+        """Hand over a :class:`PadEvent` or a callable ``(session) -> events``; never waits.
+
+        The returned future holds the callable's result or its :class:`IllegalAction`."""
+        return self._enqueue(item)
+
+    def _enqueue(self, item) -> Future:
+        future: Future = Future()
+        with self._idle:
+            if self._closed:
+                future.set_exception(IllegalAction("the table is closing"))
+                return future
+            self._pending += 1
+        self._queue.put((item, future))
+        return future
+
+    def call(self, work: Callable, timeout: float | None = None):
+        """Run ``work(session)`` on the road, in turn, and wait for its result (or its exception).
+
+        For inputs whose sender wants the answer: a touch shows the players' sentence
+        for a refused move, a button reports it.  Called on the road's own thread
+        (a listener acting on a change), it runs at once instead of waiting for itself."""
+        if threading.current_thread() is self._thread:
+            return work(self._session)
+        return self._enqueue(work).result(timeout)
+
+    def act(self, action: dict) -> list:
+        """A touched or decided action; raises :class:`IllegalAction` (no game: "no game is running")."""
+        return self.call(lambda s: _need(s).act(action))
+
+    def confirm(self, seat: int) -> list:
+        """A player's confirm button (``Session.confirm``)."""
+        return self.call(lambda s: _need(s).confirm(seat))
+
+    def undo(self) -> list:
+        return self.call(lambda s: _need(s).undo())
+
+    def redo(self) -> list:
+        return self.call(lambda s: _need(s).redo())
+
+    def join(self, timeout: float = 10.0) -> bool:
+        """Until everything handed over so far has been applied; False if ``timeout`` ran out."""
+        if threading.current_thread() is self._thread:
+            return self._queue.empty()
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Apply what was handed over, then stop; later inputs are refused."""
+        with self._idle:
+            if self._closed:
+                return
+            self._closed = True
+        self._queue.put(None)
+        if threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- the worker -------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            entry = self._queue.get()
+            if entry is None:
+                return
+            item, future = entry
+            try:
+                if isinstance(item, PadEvent):
+                    future.set_result(self._pad_event(item))
+                else:
+                    future.set_result(item(self._session))
+            except BaseException as exc:   # the sender's to see (a touch's banner); the road goes on
+                if not isinstance(exc, IllegalAction):
+                    log.exception("an input failed")
+                future.set_exception(exc)
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    if self._pending == 0:
+                        self._idle.notify_all()
+
+    def _pad_event(self, ev: PadEvent) -> list:
+        for watcher in list(self._watchers):
+            try:
+                watcher(ev)
+            except Exception:                  # a screen that cannot show it must not lose the card
+                log.exception("a pad watcher failed")
+        taker, session = self._taker, self._session
+        if taker is not None:
+            taker(ev)
+            return []
+        if session is None:
+            return []
+        try:
+            return session.handle_pad_event(ev)
+        except Exception as exc:               # never raises for bad input; a fault still gets its sentence
+            log.exception("a pad event could not be applied")
+            session.report([{"type": "rejected", "pad": ev.pad,
+                             "text": f"The card on pad {ev.pad} could not be read into the game: {exc}"}])
+            return []
+
+
+def _need(session):
+    if session is None:
+        raise IllegalAction("no game is running")
+    return session

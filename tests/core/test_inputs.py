@@ -1,0 +1,98 @@
+"""The input road: pad events, presses, touches and the companion's seat enter the game one way, in turn."""
+import threading
+
+import pytest
+
+from companion.engine import IllegalAction, Rng
+from companion.inputs import InputRoad
+from companion.session import Session
+from companion.simulate import register_virtual_tags
+from companion.table import GONE, SEEN, PadEvent
+from companion.tags import virtual_uid
+
+
+@pytest.fixture
+def sams(store):
+    register_virtual_tags(store, "sams")
+    return Session.start(store, "sams", {}, seed=5)
+
+
+@pytest.fixture
+def road():
+    with InputRoad() as r:
+        yield r
+
+
+def to_round_over(session):
+    """Sam's round 1 played by seeded random plays until it is scored (the confirm button then means
+    "next round")."""
+    rng = Rng(4)
+    while session.state["phase"] == "play":
+        action = session.rules.random_action(session.state, rng)
+        if action["type"] == "play":
+            session.act(action)
+
+
+def test_a_scan_and_a_press_from_two_threads_are_applied_on_the_road_in_the_order_handed_over(sams, road):
+    to_round_over(sams)
+    sams.undo()                                  # the round's last card comes off the log: a scan lays it again
+    last = sams._redo[-1]
+    road.attach(sams)
+    applied = []                                 # (what, thread) in the order the session changed
+    sams.subscribe(lambda s, events: applied.append(([e["type"] for e in events], threading.current_thread())))
+    gate = threading.Event()
+    road.submit(lambda _s: gate.wait(5))         # hold the road so both inputs queue behind it
+    zone = f"{last['seat']}.lane{last['lane'] + 1}"
+    scan = threading.Thread(target=road.submit, args=(PadEvent(zone, virtual_uid(last["card"]), SEEN, 0.0),))
+    scan.start()
+    scan.join()
+    pressed = []
+    press = threading.Thread(target=lambda: pressed.append(road.confirm(1)))   # a button's thread waits
+    press.start()
+    gate.set()
+    press.join(5)
+    assert road.join()
+    assert sams.actions[-2:] == [last, {"type": "next_round", "seat": 1}]
+    assert len(applied) == 2 and {thread for _, thread in applied} == {road.thread}   # neither the reader's nor the button's thread
+    assert pressed and pressed[0] and sams.state["round"] == 2
+
+
+def test_a_touch_waits_for_its_refusal_and_the_game_is_unchanged(sams, road):
+    road.attach(sams)
+    with pytest.raises(IllegalAction):
+        road.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.7h"})
+    assert sams.actions == []
+    road.act({"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"})
+    assert road.undo() and sams.actions == [] and road.redo() and len(sams.actions) == 1
+
+
+def test_with_no_game_open_a_press_is_refused_in_words_and_a_scan_only_watched(road):
+    seen = []
+    road.watch_pads(seen.append)
+    with pytest.raises(IllegalAction, match="no game is running"):
+        road.confirm(0)
+    ev = PadEvent("0.lane1", "04AABBCC", SEEN, 0.0)
+    road.submit(ev)
+    assert road.join() and seen == [ev]
+
+
+def test_a_screen_that_scans_takes_the_pad_events_and_the_game_gets_none(sams, road):
+    road.attach(sams)
+    taken = []
+    road.take_pads(taken.append)
+    uid = virtual_uid("sams.7h")
+    road.submit(PadEvent("0.lane1", uid, SEEN, 0.0))
+    road.submit(PadEvent("0.lane1", uid, GONE, 0.0))
+    assert road.join()
+    assert [e.kind for e in taken] == [SEEN, GONE] and sams.actions == []
+    road.take_pads(None)
+    road.submit(PadEvent("0.lane1", uid, SEEN, 0.0))
+    assert road.join() and sams.actions == [{"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"}]
+
+
+def test_an_input_that_fails_does_not_stop_the_road(sams, road):
+    road.attach(sams)
+    failed = road.submit(lambda _s: 1 / 0)
+    assert isinstance(failed.exception(5), ZeroDivisionError)
+    road.act({"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"})
+    assert len(sams.actions) == 1
