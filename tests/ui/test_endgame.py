@@ -161,7 +161,7 @@ def test_abandon_takes_two_taps_and_an_abandoned_game_can_be_restored(home):
     harness.tap(harness.button("Tap again to abandon"))
     assert status() == "abandoned"
     restore = [t for t in harness.texts() if t.startswith("Restore the abandoned Sam's")]
-    assert restore and f"game #{game_id}, 1 actions" in restore[0]
+    assert restore and f"game #{game_id}, 1 action)" in restore[0]
     harness.tap(harness.button(restore[0]))
     assert app.root.current == "table" and app.controller.session.id == game_id
     assert [(faces[0], hidden) for faces, hidden in table_screen(app).zone_boxes["0.lane1"].cards] == [("7♥", False)]

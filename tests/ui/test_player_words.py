@@ -13,6 +13,7 @@ import pytest
 from kivy.core.window import Window
 
 from companion.engine import Rng
+from companion.session import Session
 from ui import harness, theme
 
 from .driver import result_open, table_screen
@@ -104,6 +105,9 @@ def test_every_screen_speaks_the_players_words(home, game, seed, budget):
         resize((800, 480))
         table_screen(app).result_view.dismiss()
         read(app, "the table after the game", found, keys)
+        # a game left after one action: History and Home count its actions ("1 action", never "1 actions")
+        left = Session.start(app.controller.store, game, {"players": ["North", "South"]}, seed=seed)
+        left.act(left.rules.random_action(left.state, Rng(seed)))
         for screen in ("history", "hardware", "settings", "home"):
             app.go(screen)
             read(app, screen, found, keys)

@@ -21,7 +21,7 @@ def test_home_lists_every_game_and_resumes_the_unfinished_one(home):
     app.root.current = "home"
     harness.frames(2)
     resume = [t for t in harness.texts() if t.startswith("Resume Sam's Battle Game")]
-    assert resume and f"game #{session.id}, 1 actions" in resume[0]
+    assert resume and f"game #{session.id}, 1 action," in resume[0]
     harness.tap(harness.button(resume[0]))
     assert app.root.current == "table"
     assert faces(table_screen(app).zone_boxes["0.lane3"]) == [("7♥", False)]

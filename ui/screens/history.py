@@ -19,6 +19,7 @@ from ui.controller import public_history
 from ui.kv import load_kv
 from ui.screens.home import playable_games
 from ui.widgets import BigButton
+from ui.words import counted
 
 MAX_LINES = 200          # the newest actions; older ones stay in the record (`companion export`)
 MAX_GAMES = 30
@@ -51,7 +52,7 @@ def game_line(store, g) -> str:
         outcome += f", {score}" if score else ""
     else:
         outcome = {"playing": "unfinished", "abandoned": "abandoned"}.get(g.status, g.status)
-    return f"#{g.id} {title}: {players[0]} v {players[1]} — {outcome} — {g.actions} actions — {g.updated[:16]}"
+    return f"#{g.id} {title}: {players[0]} v {players[1]} — {outcome} — {counted(g.actions, 'action')} — {g.updated[:16]}"
 
 
 class HistoryScreen(Screen):
@@ -71,7 +72,7 @@ class HistoryScreen(Screen):
         box.clear_widgets()
         if session is not None:
             lines = public_history(session)
-            self.heading = f"{games.short_name(session.rules.name)} #{session.id}: {len(lines)} actions"
+            self.heading = f"{games.short_name(session.rules.name)} #{session.id}: {counted(len(lines), 'action')}"
             first = max(0, len(lines) - MAX_LINES)
             for n, (_action, text) in enumerate(lines[first:], start=first + 1):
                 box.add_widget(HistoryLine(text=f"{n}. {text}"))

@@ -15,6 +15,7 @@ from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
 from ui.widgets import BigButton
+from ui.words import counted
 
 
 class HomeScreen(Screen):
@@ -38,12 +39,12 @@ class HomeScreen(Screen):
         more = f" · {len(listed) - 1} more unfinished in History" if len(listed) > 1 else ""
         if current is not None and not current.rules.is_over(current.state):
             self._resume_id = current.id
-            self.resume_text = f"Back to {current.rules.title} (game #{current.id}, {len(current.actions)} actions)"
+            self.resume_text = f"Back to {current.rules.title} (game #{current.id}, {counted(len(current.actions), 'action')})"
         elif resumable:
             unfinished = resumable[0]
             self._resume_id = unfinished.id
             self.resume_text = (f"Resume {games.KNOWN_GAMES.get(unfinished.game, unfinished.game)} "
-                                f"(game #{unfinished.id}, {unfinished.actions} actions, {unfinished.updated})" + more)
+                                f"(game #{unfinished.id}, {counted(unfinished.actions, 'action')}, {unfinished.updated})" + more)
         elif listed:
             broken = listed[0]
             self._resume_id = broken.info.id
@@ -58,7 +59,7 @@ class HomeScreen(Screen):
         if abandoned is not None and (self._resume_id is None or abandoned.id > self._resume_id):
             self._restore_id = abandoned.id
             self.restore_text = (f"Restore the abandoned {games.KNOWN_GAMES.get(abandoned.game, abandoned.game)} "
-                                 f"(game #{abandoned.id}, {abandoned.actions} actions)")
+                                 f"(game #{abandoned.id}, {counted(abandoned.actions, 'action')})")
         grid = self.ids.games
         grid.clear_widgets()
         playable = playable_games()
