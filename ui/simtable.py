@@ -173,7 +173,8 @@ class SimPanel(BoxLayout):
             return
         app = App.get_running_app()
         scale = app.scale if app else 1.0
-        minimum = 3 * theme.TOUCH * scale
+        # room for a row of cards under the search bar; a solo panel also holds its draw and play rows
+        minimum = (5 if self.solo is not None else 3) * theme.TOUCH * scale
         below = above = 0
         # The zones fed now; with no room beside them all, at least the shared ones stay free.
         for boxes in (self._fed_boxes(), [b for b in self.screen.zone_boxes.values() if b.seat is None]):
