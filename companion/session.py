@@ -28,6 +28,7 @@ from typing import Callable
 from companion import cards, games, paths
 from companion.cards import game_of
 from companion.engine import Event, IllegalAction, Rules, State, redact_event, rejected_event
+from companion.outfiles import fsync_dir
 from companion.records import RecordError, check_options, make_record
 from companion.table import (Layout, PadEvent, TableProfile, TableState, UnknownTag, UnreadCards, UnusedPad,
                              ZoneChange, layout_for)
@@ -269,7 +270,7 @@ class Store:
             finally:
                 db.close()
             os.replace(tmp, self.path)
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
         except (OSError, sqlite3.Error) as exc:
             reason = _fault_reason(exc) if isinstance(exc, sqlite3.Error) else (exc.strerror or str(exc))
             raise StoreError(f"a new database cannot be made in {self.path.parent}: {reason}", self.path) from None
@@ -464,19 +465,6 @@ def _json_or_none(text):
         return None
 
 
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def move_aside(path: str | Path) -> Path:
     """Rename a database that cannot be used (and its -wal/-shm) to ``<name>.broken-<time>``; returns the new name.
 
@@ -495,7 +483,7 @@ def move_aside(path: str | Path) -> Path:
         if extra.exists():
             os.replace(extra, Path(str(target) + suffix))
     os.replace(path, target)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return target
 
 
