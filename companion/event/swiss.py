@@ -34,8 +34,9 @@ networkx's matching on that group (:func:`_pool_matching`); and when a group
 cannot be paired without a rematch at all, the whole round is matched at once
 (:func:`_whole_round`) — so a rematch is only ever paired when the matching of
 the whole round could not avoid it.  Tables go to the pairings in rank order
-(table 1 the top pairing), then are swapped between neighbouring pairings so
-nobody sits at the table they had last round (:func:`assign_tables`).
+(table 1 the top pairing), then moved as little as possible so nobody sits
+at the table they had last round whenever any assignment allows it
+(:func:`assign_tables`, an assignment solved by networkx's matching).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ import networkx as nx
 
 BYE = "BYE"
 NOISE = 16
+TABLE_BAND = 4            # tables each side of its rank a pairing may move to, before the exact solve
 
 
 @dataclass(frozen=True)
@@ -289,25 +291,41 @@ def _match(edges, bye_eligible: list[Candidate], weigh: _Weights) -> set:
 def assign_tables(pairs: list[tuple[Candidate, Candidate]]) -> list[int]:
     """Tables 1…k to ``pairs`` (already in rank order), so nobody sits again at last round's table.
 
-    Pairing *i* takes table *i + 1* unless one of its players sat there last
-    round; then it swaps with the nearest pairing (down first, then up) for
-    which the swap leaves both pairings away from their last tables.  With
-    every player's last table a single number, such a partner almost always
-    exists; if none does, the pairing keeps its table (the sentence for it
-    stays true: the tables follow the ranking).
+    An assignment problem, solved exactly as a maximum weight matching
+    (networkx) between pairings and tables: a pairing at a table where one of
+    its players sat last round costs more than every other term together, so
+    the fewest players possible sit again where they sat (none whenever some
+    assignment manages it — three tables and six players included); among
+    those assignments, the one closest to rank order (table 1 the top
+    pairing: the least total distance |pairing − table|).
+
+    Most rounds need nothing: rank order already moves everybody.  Otherwise
+    a band graph (each pairing and the tables within ``TABLE_BAND`` of it) is
+    solved first, which is quick for hundreds of tables; only if that band
+    cannot seat everyone away from their last table is the complete graph
+    solved, which is exact.
     """
-    tables = list(range(1, len(pairs) + 1))
+    n = len(pairs)
+    last = [{q.last_table for q in pair} for pair in pairs]
+    if not any(i + 1 in last[i] for i in range(n)):
+        return list(range(1, n + 1))
 
-    def sat_at(i: int, table: int) -> bool:
-        return table in (pairs[i][0].last_table, pairs[i][1].last_table)
+    def solve(band: int | None) -> list[int]:
+        repeat = n * n + 1                          # more than the largest total distance
+        graph = nx.Graph()
+        for i in range(n):
+            near = range(1, n + 1) if band is None else range(max(1, i + 1 - band), min(n, i + 1 + band) + 1)
+            for t in near:
+                graph.add_edge(("p", i), ("t", t), weight=repeat * (t not in last[i]) + n - abs(i + 1 - t))
+        tables = [0] * n
+        for u, v in nx.max_weight_matching(graph, maxcardinality=True):
+            (_, i), (_, t) = (u, v) if u[0] == "p" else (v, u)
+            tables[i] = t
+        return tables
 
-    for i in range(len(pairs)):
-        if not sat_at(i, tables[i]):
-            continue
-        for j in sorted(range(len(pairs)), key=lambda j: (abs(j - i), j < i)):
-            if j != i and not sat_at(i, tables[j]) and not sat_at(j, tables[i]):
-                tables[i], tables[j] = tables[j], tables[i]
-                break
+    tables = solve(TABLE_BAND) if n > TABLE_BAND * 2 + 1 else solve(None)
+    if any(tables[i] in last[i] for i in range(n)) and n > TABLE_BAND * 2 + 1:
+        tables = solve(None)
     return tables
 
 

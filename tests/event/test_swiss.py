@@ -126,3 +126,54 @@ def test_a_pair_down_into_a_group_that_makes_it_odd_is_said_so():
     down = [w for pair, w in why.items() if "c" in pair]
     assert down[0].startswith("Cid paired down from 6 points to ")
     assert down[0].endswith("because the player paired down into the 6 points group left it with an odd number")
+
+
+# ---- tables: nobody at last round's table whenever any assignment allows it -----------------------------
+import itertools  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def _pairs(last_tables):
+    return [(swiss.Candidate(f"a{i}", "A", 0, 2 * i, frozenset(), 0, la),
+             swiss.Candidate(f"b{i}", "B", 0, 2 * i + 1, frozenset(), 0, lb))
+            for i, (la, lb) in enumerate(last_tables)]
+
+
+def _repeats(pairs, tables):
+    return sum(t in (a.last_table, b.last_table) for (a, b), t in zip(pairs, tables))
+
+
+def test_three_tables_seat_nobody_again_where_the_old_swap_could_not():
+    # Pairing 1 holds players from tables 1 and 3, so it can sit only at 2; one swap between two
+    # pairings could not free table 2 for it and leave the others away from theirs.
+    pairs = _pairs([(1, 3), (2, 1), (3, 2)])
+    tables = swiss.assign_tables(pairs)
+    assert sorted(tables) == [1, 2, 3]
+    assert _repeats(pairs, tables) == 0
+    assert tables[0] == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda n: st.lists(
+    st.tuples(st.one_of(st.none(), st.integers(1, n)), st.one_of(st.none(), st.integers(1, n))),
+    min_size=n, max_size=n)))
+def test_table_assignment_is_a_permutation_with_the_fewest_repeats_possible(last_tables):
+    pairs = _pairs(last_tables)
+    tables = swiss.assign_tables(pairs)
+    n = len(pairs)
+    assert sorted(tables) == list(range(1, n + 1))
+    best = min(_repeats(pairs, perm) for perm in itertools.permutations(range(1, n + 1)))
+    assert _repeats(pairs, tables) == best
+    assert tables == swiss.assign_tables(pairs)                 # deterministic
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(12, 60).flatmap(lambda n: st.permutations(range(1, 2 * n + 1)).map(
+    lambda seats: [((s + 1) // 2, (t + 1) // 2) for s, t in zip(seats[::2], seats[1::2])])))
+def test_a_round_after_a_round_seats_nobody_at_their_old_table(last_tables):
+    # Each table held two players last round, now mixed into new pairings (the band graph's case).
+    pairs = _pairs(last_tables)
+    tables = swiss.assign_tables(pairs)
+    assert sorted(tables) == list(range(1, len(pairs) + 1))
+    assert _repeats(pairs, tables) == 0
