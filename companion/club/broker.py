@@ -11,11 +11,13 @@ for a table is its name)::
     pattern write club/%u/live
     pattern write club/%u/status
     pattern read  club/%u/ack         and reads only its own acknowledgements
+    pattern read  club/%u/pairing     and the event's pairing for it
     user hub
     topic read  club/+/log            the hub reads every table
     topic read  club/+/live
     topic read  club/+/status
     topic write club/+/ack            and acknowledges to each
+    topic write club/+/pairing        and sends each table its pairing (retained)
 
 Anonymous clients are refused (``allow_anonymous false``); every table has its own
 password, hashed by ``mosquitto_passwd`` (PBKDF2-SHA512 in Mosquitto 2).
@@ -40,12 +42,14 @@ pattern write {PREFIX}/%u/log
 pattern write {PREFIX}/%u/live
 pattern write {PREFIX}/%u/status
 pattern read {PREFIX}/%u/ack
+pattern read {PREFIX}/%u/pairing
 
 user {HUB_USER}
 topic read {PREFIX}/+/log
 topic read {PREFIX}/+/live
 topic read {PREFIX}/+/status
 topic write {PREFIX}/+/ack
+topic write {PREFIX}/+/pairing
 """
 
 

@@ -51,10 +51,11 @@ def cmd_hub(args) -> int:
         if args.hub_command == "setup":
             return _setup(args)
         from companion.club.hub import run_hub
+        from companion.event.hub import EventHub
         config = HubConfig.load(Path(args.config))
-        print(f"club hub: pages on http://{config.http_host}:{config.http_port}/, broker "
+        print(f"club hub: pages on http://{config.http_host}:{config.http_port}/ (the event: /event), broker "
               f"{config.broker.host}:{config.broker.port}, games in {config.database}", flush=True)
-        run_hub(config)
+        run_hub(config, mounts=(EventHub,))
     except (ClubError, OSError) as exc:
         print(f"companion hub: {exc}", file=sys.stderr)
         return 2

@@ -138,11 +138,14 @@ class HubStore:
         return [{"n": n, "kind": k, "seq": s, "t_ms": t, "received_ms": r} for n, k, s, t, r in rows]
 
     # ---- writing (the hub's writer thread) ----------------------------------------------------------
-    def store_batch(self, items: list[tuple[str, str, dict | str, int]]) -> tuple[dict, list]:
+    def store_batch(self, items: list[tuple[str, str, dict | str, int]],
+                    advanced: list | None = None) -> tuple[dict, list]:
         """Store a batch of (table, leaf, payload, received_ms) in one transaction.
 
         Returns ({(table, game): (acked n, whether a later n is stored past a gap)} for every game a
-        log message touched, [(table, live) changed]).
+        log message touched, [(table, live) changed]).  ``advanced``, if given, receives (table, body)
+        of every log message the acknowledgement moved over, in each game's order: the messages now
+        stored with none missing before them, each exactly once.
         """
         touched: dict = {}
         lives = []
@@ -160,7 +163,7 @@ class HubStore:
                     touched[(table, payload["game"])] = None
                     self._store_log(db, table, payload, received)
             for (table, game) in touched:
-                touched[(table, game)] = self._advance(db, table, game)
+                touched[(table, game)] = self._advance(db, table, game, advanced)
         return touched, lives
 
     def _store_log(self, db, table: str, m: dict, received: int) -> None:
@@ -172,7 +175,7 @@ class HubStore:
                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(table_name, game_id) DO NOTHING",
                    (table, m["game"], m["name"], m["title"], m["status"], dumps(players), m["t_ms"]))
 
-    def _advance(self, db, table: str, game: int) -> tuple[int, bool]:
+    def _advance(self, db, table: str, game: int, advanced: list | None = None) -> tuple[int, bool]:
         """Move the game's acknowledged ``n`` over every message now stored without a gap; the game's
         status and record follow the newest of those."""
         (acked,) = db.execute("SELECT acked FROM hub_games WHERE table_name = ? AND game_id = ?",
@@ -184,6 +187,8 @@ class HubStore:
                 gap = True
                 break
             acked, newest = n, body
+            if advanced is not None:
+                advanced.append((table, json.loads(body)))
         if newest is not None:
             m = json.loads(newest)
             over = m["status"] == "over"
@@ -193,6 +198,17 @@ class HubStore:
                         dumps(m["record"]) if over and m.get("record") else None, m["t_ms"] if over else None,
                         table, game))
         return acked, gap
+
+
+LOG_KINDS = ("act", "undo", "redo", "confirm", "dispute")   # the last two: a player's answer to the result
+
+
+def _event_ref_ok(ref) -> bool:
+    """An event's reference on a table's message: which event, round and table number it played."""
+    return (isinstance(ref, dict) and all(isinstance(ref.get(k), int) and not isinstance(ref.get(k), bool)
+                                          and 0 < ref[k] < 10**9 for k in ("event", "round", "table"))
+            and isinstance(ref.get("seats"), list) and len(ref["seats"]) == 2
+            and all(isinstance(s, str) and len(s) <= 12 for s in ref["seats"]))
 
 
 def parse_message(topic_name: str, payload: bytes):
@@ -214,8 +230,10 @@ def parse_message(topic_name: str, payload: bytes):
         return None                 # a body naming another table than its topic: refused
     if not isinstance(data.get("game"), int) or not isinstance(data.get("view"), dict):
         return None
+    if "event_ref" in data and not _event_ref_ok(data["event_ref"]):
+        return None
     if leaf == "log":
-        if not (isinstance(data.get("n"), int) and data["n"] >= 1 and data.get("kind") in ("act", "undo", "redo")
+        if not (isinstance(data.get("n"), int) and data["n"] >= 1 and data.get("kind") in LOG_KINDS
                 and isinstance(data.get("seq"), int) and isinstance(data.get("t_ms"), int)
                 and isinstance(data.get("name"), str) and isinstance(data.get("title"), str)
                 and data.get("status") in ("playing", "over")):
@@ -232,6 +250,8 @@ class Hub:
         self.store = store or HubStore(config.database)
         self.listeners: list = []               # f(table, live | None) on the writer thread: a new screen, or
                                                 # (None) the table went online/offline, read back after the commit
+        self.log_listeners: list = []           # f(table, body) on the writer thread, after the commit, for each
+                                                # log message now stored in order (the event layer's results)
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
         self.connected = threading.Event()
@@ -295,8 +315,9 @@ class Hub:
                 if leaf == "live":
                     for listener in list(self.listeners):
                         listener(table, payload)
+            advanced: list = []
             try:
-                acks, lives = self.store.store_batch(items)
+                acks, lives = self.store.store_batch(items, advanced)
             except (sqlite3.Error, KeyError, TypeError) as exc:
                 log.error("club hub could not store %d messages: %s", len(items), exc)
                 continue                   # not acknowledged: the tables send them again
@@ -305,6 +326,12 @@ class Hub:
                 # "gap": something after n is here but n + 1 is not (lost with a hub or broker that died):
                 # the table sends again at once instead of waiting out its resend timer.
                 self.client.publish(topic(table, "ack"), dumps({"game": game, "n": n, "gap": gap}), qos=1)
+            for table, body in advanced:
+                for listener in list(self.log_listeners):
+                    try:
+                        listener(table, body)
+                    except Exception:                # the event layer never stops the hub storing games
+                        log.exception("club hub: a listener failed on table %s game %s", table, body.get("game"))
             for table, live in lives:
                 if live is None:                     # online / offline: from the stored row
                     for listener in list(self.listeners):
@@ -313,11 +340,14 @@ class Hub:
                 return
 
 
-def run_hub(config: HubConfig, serve_forever: bool = True):
-    """``companion hub``: the hub and its pages, until interrupted."""
+def run_hub(config: HubConfig, serve_forever: bool = True, mounts=()):
+    """``companion hub``: the hub and its pages, until interrupted.  ``mounts``: each ``f(hub, server)``
+    adds its routes and listeners before the pages open (the event layer, ``companion.event.hub``)."""
     from companion.club.web import HubServer
     hub = Hub(config).start()
     server = HubServer(hub, (config.http_host, config.http_port))
+    for mount in mounts:
+        mount(hub, server)
     if not serve_forever:
         return hub, server
     server.start()

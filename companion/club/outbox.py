@@ -26,7 +26,7 @@ import time
 
 from companion.club.config import MAX_MESSAGE_BYTES, ClubConfig, topic
 from companion.engine import redact_event
-from companion.session import Store, dumps, now_ms
+from companion.session import Store, dumps, now_ms, run_script
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,14 @@ def _labels(game: str, view: dict) -> dict:
     return labels
 
 
+EVENT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS club_game_event (
+    game_id INTEGER PRIMARY KEY,
+    ref     TEXT NOT NULL          -- {"event", "round", "table", "seats": [player id at seat 0, at seat 1]}
+);
+"""
+
+
 class Outbox:
     """``Store.on_change`` for a table in a club: one outbox row per logged change."""
 
@@ -89,18 +97,41 @@ class Outbox:
         self.wake = wake or threading.Event()
 
     def attach(self, store: Store) -> "Outbox":
+        with store.tx() as db:
+            run_script(db, EVENT_SCHEMA)
         store.on_change = self
         return self
 
+    def mark(self, store: Store, game_id: int, ref: dict) -> None:
+        """Game ``game_id`` plays an event's pairing: every row of it carries ``ref`` (event_ref)."""
+        with store.tx() as db:
+            db.execute("INSERT OR REPLACE INTO club_game_event(game_id, ref) VALUES (?, ?)", (game_id, dumps(ref)))
+
+    def answer(self, store: Store, session, seat: int, agree: bool, reason: str | None = None) -> None:
+        """A player's answer to the finished game's result (their confirm button: agree; or dispute),
+        as a row of the game's own sequence, so it reaches the hub in order, after the result."""
+        with store.tx() as db:
+            self._row(db, session, "confirm" if agree else "dispute", session.state, [],
+                      {"seat": seat, **({"reason": reason[:200]} if reason and not agree else {})})
+
     def __call__(self, db, session, kind: str, state, events: list) -> None:
+        self._row(db, session, kind, state, events)
+
+    def _row(self, db, session, kind: str, state, events: list, extra: dict | None = None) -> None:
         row = db.execute("SELECT n FROM outbox_count WHERE game_id = ?", (session.id,)).fetchone()
         n = (row[0] if row else 0) + 1
         db.execute("INSERT OR REPLACE INTO outbox_count(game_id, n) VALUES (?, ?)", (session.id, n))
         over = session.rules.is_over(state)
         (seq,) = db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (session.id,)).fetchone()
         body = {"v": 1, "table": self.table, "game": session.id, "n": n, "kind": kind, "t_ms": now_ms(),
-                "seq": seq, "status": "over" if over else "playing", **public_change(session, kind, state, events)}
-        if over:        # the game is over: its record (every card, as `companion export` writes it) may go
+                "seq": seq, "status": "over" if over else "playing", **public_change(session, kind, state, events),
+                **(extra or {})}
+        ref = db.execute("SELECT ref FROM club_game_event WHERE game_id = ?", (session.id,)).fetchone()
+        if ref:
+            body["event_ref"] = json.loads(ref[0])
+        if kind in ("confirm", "dispute"):
+            body["result"] = session.rules.result(state) if over else None
+        elif over:      # the game is over: its record (every card, as `companion export` writes it) may go
             body["result"] = session.rules.result(state)
             body["record"] = _record_in(db, session, state)
         text = dumps(body)
@@ -165,6 +196,7 @@ class Publisher:
         self._recent: collections.deque = collections.deque(maxlen=RECENT_EVENTS)
         self._live_cursor = 0
         self.stats = {"sent": 0, "acked_rows": 0, "connections": 0}
+        self.on_pairing = None       # f(payload bytes) on paho's thread: the event's pairing for this table
         self.client = mqtt_client(f"table-{club.table}", club.broker, topic(club.table, "status"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -227,7 +259,7 @@ class Publisher:
         if reason_code.is_failure:
             log.warning("club broker refused table %s: %s", self.table, reason_code)
             return
-        client.subscribe(topic(self.table, "ack"), qos=1)
+        client.subscribe([(topic(self.table, "ack"), 1), (topic(self.table, "pairing"), 1)])
         client.publish(topic(self.table, "status"), "online", qos=1, retain=True)
         self.stats["connections"] += 1
         self._reconnected = True
@@ -238,6 +270,10 @@ class Publisher:
         self._connected.clear()
 
     def _on_message(self, client, userdata, message):
+        if message.topic == topic(self.table, "pairing"):
+            if self.on_pairing is not None and len(message.payload) <= 20_000:
+                self.on_pairing(message.payload)
+            return
         if len(message.payload) > 1000:
             return
         try:

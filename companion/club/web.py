@@ -66,6 +66,7 @@ class Response:
     status: int
     body: bytes
     content_type: str = "text/html; charset=utf-8"
+    headers: dict = field(default_factory=dict)       # e.g. a page's own Content-Security-Policy
 
 
 class Routes:
@@ -221,8 +222,12 @@ class HubServer:
         data = dumps(update)
         with self._lock:
             for wanted, q in self._subscribers:
-                if table is None or wanted is None or wanted == table:
+                if table is None or wanted == table or (wanted is None and not table.startswith("event:")):
                     q.put(data)
+
+    def broadcast_event(self, event_id: int, update: dict) -> None:
+        """Tell the pages of event ``event_id`` (``/events?event=ID``) that it changed."""
+        self._broadcast(f"event:{event_id}", update)
 
     def stream(self, handler: "_Handler", table: str | None) -> None:
         q: queue.Queue = queue.Queue(maxsize=1000)
@@ -294,6 +299,11 @@ class _Handler(BaseHTTPRequestHandler):
             table = query.get("table")
             if table is not None and not NAME.match(table):
                 return self._send(Response(404, b"no such table\n", "text/plain"))
+            event = query.get("event")
+            if event is not None:                 # an event's pages: only that event's news
+                if not event.isdigit() or len(event) > 9:
+                    return self._send(Response(404, b"no such event\n", "text/plain"))
+                table = f"event:{int(event)}"
             return server.stream(self, table)
         handler, match, organiser = server.routes.find(method, url.path)
         if handler is None:
@@ -317,7 +327,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(response.status)
         self.send_header("Content-Type", response.content_type)
         self.send_header("Content-Length", str(len(response.body)))
-        for k, v in {**SECURITY_HEADERS, **(extra or {})}.items():
+        for k, v in {**SECURITY_HEADERS, **response.headers, **(extra or {})}.items():
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(response.body)

@@ -12,7 +12,8 @@ Actions (``type``):
 
 ``create``       name, game, options, format ("bo1" single games | "bo3" best of three),
                  rounds (a number, or None: until one player is undefeated), round_minutes,
-                 seed, decks_public ("never" | "after" the event | "always")
+                 seed, decks_public ("never" | "after" the event | "always"), tables (optional: the
+                 club's table names, table number k being the k-th; default t1, t2, …)
 ``register``     name, deck (card ids, optional) — after round 1 has started it is a late entry
 ``drop``         player, by ("organiser" | "player": the player's own "I drop")
 ``start_round``  pairings (filled in by :func:`prepare`)
@@ -27,6 +28,8 @@ Every action also carries ``at`` (seconds since the epoch), put there by the sto
 """
 from __future__ import annotations
 
+import re
+
 from companion.engine import IllegalAction
 from companion.event import standings, swiss
 
@@ -34,6 +37,7 @@ FORMATS = {"bo1": "single games", "bo3": "best of three"}
 DECKS_PUBLIC = ("never", "after", "always")
 MAX_NAME = 60
 MAX_DECK = 200
+TABLE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")      # a club table's name (companion.club.config.NAME)
 
 
 class EventError(IllegalAction):
@@ -118,6 +122,12 @@ def check_games(state: dict, games) -> tuple[int, int, int]:
     return a, b, d
 
 
+def table_name(state: dict, number: int) -> str:
+    """The club table that plays table ``number`` of the event: the k-th of ``tables``, else ``t<k>``."""
+    tables = state.get("tables")
+    return tables[number - 1] if tables and number <= len(tables) else f"t{number}"
+
+
 def bye_games(state: dict) -> list[int]:
     return [1, 0, 0] if state["format"] == "bo1" else [2, 0, 0]
 
@@ -196,9 +206,15 @@ def _create(_state, action: dict) -> dict:
     seed = action.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise EventError("the seed is a whole number")
+    tables = action.get("tables")
+    if tables is not None and (not isinstance(tables, list) or len(tables) > 500
+                               or not all(isinstance(t, str) and TABLE_NAME.match(t) for t in tables)
+                               or len(set(tables)) != len(tables)):
+        raise EventError("the club's tables are a list of different table names (lower-case letters, digits, '-')")
     return {"name": _text(action.get("name"), "event's name"), "game": _text(action.get("game"), "game", 20),
             "options": dict(action.get("options") or {}), "format": fmt, "rounds_planned": rounds,
             "round_minutes": minutes, "seed": seed, "decks_public": public, "created_at": action.get("at"),
+            "tables": tables,
             "players": [], "rounds": [], "deck_checks": []}
 
 

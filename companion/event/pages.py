@@ -115,10 +115,18 @@ def _pages(rows: list[str], per_page: int, kind: str) -> str:
                    for i, row in enumerate(rows))
 
 
-def tv_page(state: dict, now: float | None = None) -> str:
+def _reload_on(stream: str | None) -> str:
+    """JavaScript that reloads the page at each server-sent event of ``stream`` (the hub's ``/events?event=ID``)."""
+    if not stream:
+        return ""
+    return f"new EventSource({json.dumps(stream)}).onmessage=function(){{location.reload();}};"
+
+
+def tv_page(state: dict, now: float | None = None, stream: str | None = None) -> str:
     """The room's screen at 1920×1080: round timer, this round's pairings by table, the standings.
 
-    Long lists turn pages every ``PAGE_SECONDS`` (page 1/3 …) instead of shrinking the text."""
+    Long lists turn pages every ``PAGE_SECONDS`` (page 1/3 …) instead of shrinking the text.
+    ``stream``: on the hub, the URL of the event's server-sent events; the page reloads at each."""
     view = public_view(state, now)
     pair_rows = [
         f"<td class='tbl'>{'' if p['table'] is None else p['table']}</td>"
@@ -145,7 +153,7 @@ def tv_page(state: dict, now: float | None = None) -> str:
             f"{_e(view['format'])} · {_e(which)}</div></div>"
             f"<div class='timer{' over' if view['seconds_left'] == 0 else ''}' id='timer' "
             f"data-ends='{view['round_ends_at'] or ''}'>{timer}</div></header>"
-            f"<main><section><h2>Pairings <span class='page' data-of='{pair_pages}' id='pair-page'>"
+            f"<main id='page'><section><h2>Pairings <span class='page' data-of='{pair_pages}' id='pair-page'>"
             f"{'1/' + str(pair_pages) if pair_pages > 1 else ''}</span></h2><table style='font-size:34px'>"
             "<colgroup><col style='width:9%'><col style='width:31%'><col style='width:31%'><col style='width:29%'>"
             "</colgroup><tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>"
@@ -165,12 +173,18 @@ def tv_page(state: dict, now: float | None = None) -> str:
               "var of=parseInt(label.dataset.of);if(of<2)return;var k=turn%of;"
               "document.querySelectorAll('tr[data-'+kind+']').forEach(function(r){"
               "r.hidden=parseInt(r.getAttribute('data-'+kind))!==k;});label.textContent=(k+1)+'/'+of;}"
-              f"setInterval(function(){{turn++;page('pair');page('stand');}},{PAGE_SECONDS * 1000});}})();</script>")
+              f"setInterval(function(){{turn++;page('pair');page('stand');}},{PAGE_SECONDS * 1000});"
+              f"{_reload_on(stream)}}})();</script>")
     return _page(f"{view['name']} — {which}", body, script=script)
 
 
-def player_page(states: list[dict], name: str, ratings: dict | None = None) -> str:
-    """One player across ``states`` (events, oldest first): ratings, matches, head-to-head, public decks."""
+def player_page(states: list[dict], name: str, ratings: dict | None = None, stream: str | None = None,
+                games: list[dict] | None = None) -> str:
+    """One player across ``states`` (events, oldest first): ratings, matches, head-to-head, public decks.
+
+    ``ratings``: :func:`companion.event.ratings.rate`'s table (the hub's: every stored game of the
+    club); by default the events' own matches.  ``games``: the hub's stored games of the player
+    (table, game, opponent, outcome), results only.  ``stream`` as for :func:`tv_page`."""
     from companion.event.ratings import player_key, rate_events
     key = player_key(name)
     ratings = rate_events(states) if ratings is None else ratings
@@ -233,6 +247,11 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None) -> s
                       "<table><tr><th class='num'>Round</th><th class='num'>Table</th><th>Opponent</th>"
                       "<th>Result</th><th></th></tr>" + "".join(lines) + "</table>" + deck)
     blocks += event_blocks                      # the newest event first
+    if games:
+        blocks.append("<h2>Games at the club's tables</h2><table><tr><th>Table</th><th>Game</th><th>Opponent</th>"
+                      "<th>Result</th></tr>" + "".join(
+                          f"<tr><td>{_e(g['table'])}</td><td>{_e(g['game'])}</td><td>{_e(g['opponent'])}</td>"
+                          f"<td>{_e(g['outcome'])}</td></tr>" for g in reversed(games)) + "</table>")
     if h2h:
         blocks.append("<h2>Head to head</h2><table><tr><th>Opponent</th><th class='num'>W–L–D</th></tr>" +
                       "".join(f"<tr><td>{_e(o)}</td><td class='num'>{w}–{l}–{d}</td></tr>"
@@ -244,8 +263,9 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None) -> s
              "h2{margin-top:28px} .deck{font-size:18px;color:#c9d6e3;white-space:normal}"
              "@media (max-width:600px){body{font-size:17px} h1{font-size:30px} header{padding:12px}"
              "td,th{padding:4px 5px} td.pts{font-size:13px} svg{width:110px}}")
-    body = f"<header><h1>{_e(shown_name)}</h1></header><main>{''.join(blocks)}</main>"
-    return _page(shown_name, body, style)
+    body = f"<header><h1>{_e(shown_name)}</h1></header><main id='page'>{''.join(blocks)}</main>"
+    script = f"<script>{_reload_on(stream)}</script>" if stream else ""
+    return _page(shown_name, body, style, script)
 
 
 def _sparkline(values: list[float], width: int = 220, height: int = 36) -> str:

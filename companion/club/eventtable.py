@@ -1,0 +1,129 @@
+"""A table's part in a club event: the pairing the hub sends it, who sits where, the players' answers.
+
+The hub publishes each open pairing of the round, retained, to
+``club/<table>/pairing`` (names and seats only).  :class:`EventTable` holds the
+newest one for the table's start screen — "Round 2 · Table 5: Ana (North) vs
+Ben (South)" — and the seating the players confirm: the first player named
+sits at seat 0 unless they swap; each player presses their own seat's button
+(the physical buttons arrive as presses through ``companion.inputs``, the
+simulated table's on-screen ones the same way), and once both seats have
+pressed, :meth:`start` begins the game with those names, its rows marked with
+the event's reference so the hub knows which match the game decides.
+
+When the game is over each player answers the result with their seat's
+button — agree (confirm) or dispute — and the answer goes to the hub as one
+more row of the game's outbox, in order after the result itself.  Nothing here
+blocks: the paho thread only hands over the pairing, and the answers are rows
+in the table's SQLite that the publisher sends when it can.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+from companion.club.config import NAME
+
+MAX_NAME = 60
+
+
+def parse_pairing(payload: bytes) -> dict | None:
+    """The hub's pairing message, checked (an empty message — cleared — and anything odd: None)."""
+    if not payload:
+        return None
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    ok = (isinstance(data, dict)
+          and all(isinstance(data.get(k), int) and not isinstance(data.get(k), bool) and data[k] > 0
+                  for k in ("event", "round", "table"))
+          and isinstance(data.get("game"), str) and NAME.match(data["game"]) is not None
+          and isinstance(data.get("options"), dict)
+          and all(isinstance(data.get(k), list) and len(data[k]) == 2 and
+                  all(isinstance(x, str) and 0 < len(x) <= MAX_NAME for x in data[k]) for k in ("players", "ids")))
+    return data if ok else None
+
+
+def pairing_line(pairing: dict, seat_names=("North", "South"), order=(0, 1)) -> str:
+    """What the start screen says: "Round 2 · Table 5: Ana (North) vs Ben (South)"."""
+    at = [pairing["players"][order[0]], pairing["players"][order[1]]]
+    return (f"Round {pairing['round']} · Table {pairing['table']}: "
+            f"{at[0]} ({seat_names[0]}) vs {at[1]} ({seat_names[1]})")
+
+
+class EventTable:
+    """The newest pairing, the seats confirmed so far, and starting and answering the event's game."""
+
+    def __init__(self, store, publisher=None):
+        self.store = store
+        self.outbox = publisher.outbox if publisher is not None else None
+        self.listeners: list = []          # f(pairing | None), on whichever thread the change came
+        self._lock = threading.Lock()
+        self.pairing: dict | None = None
+        self.order = [0, 1]                # pairing's player index at seat 0 and seat 1
+        self.pressed: set[int] = set()
+        self.answered: dict[tuple[int, int], bool] = {}     # (game id, seat) → agreed
+        if publisher is not None:
+            publisher.on_pairing = self.receive
+
+    def receive(self, payload: bytes) -> None:
+        """The hub's retained message (paho's thread): a new pairing, or none any more."""
+        pairing = parse_pairing(payload)
+        with self._lock:
+            if pairing == self.pairing:
+                return
+            self.pairing, self.order, self.pressed = pairing, [0, 1], set()
+        for listener in list(self.listeners):
+            listener(pairing)
+
+    # ---- seating ---------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        """The players' names by seat, as the players have arranged them."""
+        return [self.pairing["players"][i] for i in self.order]
+
+    def swap(self) -> None:
+        """The players sit the other way round: the seats' names swap and both must press again."""
+        with self._lock:
+            self.order.reverse()
+            self.pressed = set()
+
+    def press(self, seat: int) -> bool:
+        """Seat ``seat``'s player confirms the name shown at their seat; True once both have."""
+        if seat not in (0, 1) or self.pairing is None:
+            return False
+        with self._lock:
+            self.pressed.add(seat)
+            return self.pressed == {0, 1}
+
+    def line(self, seat_names=("North", "South")) -> str:
+        return "" if self.pairing is None else pairing_line(self.pairing, seat_names, self.order)
+
+    def start(self, session_start, seed: int | None = None, **kwargs):
+        """Begin the pairing's game with the names by seat; ``session_start`` is ``Session.start``.
+
+        The new game's rows all carry the event's reference (event, round, table, player ids by seat)."""
+        if self.pairing is None or self.pressed != {0, 1}:
+            raise ValueError("both players confirm their seats first")
+        p = self.pairing
+        options = {**p["options"], "players": self.names()}
+        session = session_start(self.store, p["game"], options, seed=seed, **kwargs)
+        if self.outbox is not None:
+            self.outbox.mark(self.store, session.id, {"event": p["event"], "round": p["round"], "table": p["table"],
+                                                      "seats": [p["ids"][i] for i in self.order]})
+        return session
+
+    # ---- the result ------------------------------------------------------------------------------
+    def answer(self, session, seat: int, agree: bool = True, reason: str | None = None) -> bool:
+        """A player's answer to the finished game's result; False if it was already given (or too early)."""
+        if seat not in (0, 1) or not session.rules.is_over(session.state) or self.outbox is None:
+            return False
+        key = (session.id, seat)
+        with self._lock:
+            if key in self.answered:
+                return False
+            self.answered[key] = agree
+        self.outbox.answer(self.store, session, seat, agree, reason)
+        return True
+
+
+__all__ = ["EventTable", "parse_pairing", "pairing_line"]

@@ -1,0 +1,77 @@
+"""The table's pairing screen (ui.pairing) in a real Kivy window: its screenshot, and what players read.
+
+    Xvfb :99 -screen 0 1280x800x24 &
+    DISPLAY=:99 .venv/bin/python -m tests.club.pairing_shots docs/screenshots 800x480
+    DISPLAY=:99 .venv/bin/python -m tests.club.pairing_shots docs/screenshots 1280x800
+
+It prints, as JSON, the words on the screen at each step (the test reads them):
+the pairing as sent, after South's player pressed, after *Swap seats*, and the
+names the game started with once both seats pressed (by touches on the
+on-screen seat buttons, as on the simulated table).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+PAIRING = {"v": 1, "event": 1, "event_name": "Friday Club", "game": "sams", "options": {}, "format": "bo3",
+           "round": 2, "table": 5, "players": ["Ana", "Ben"], "ids": ["p1", "p2"], "result": None}
+
+
+def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
+    width, height = (int(v) for v in size.split("x"))
+    import os
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+    import ui.app as uiapp
+    uiapp.configure_kivy((width, height), False)
+    from kivy.app import App
+    from kivy.base import EventLoop
+
+    from companion.club.eventtable import EventTable
+    from companion.session import Session, Store
+    from ui import harness
+    from ui.pairing import PairingView
+
+    store = Store(Path(tempfile.mkdtemp(prefix="pairing-")) / "companion.sqlite3")
+    table = EventTable(store)
+    started = []
+
+    class Shots(App):
+        fscale = min(width / 800, height / 480, 1)
+
+        def build(self):
+            self.view = PairingView(table, lambda t: started.append(t.start(Session.start, seed=1)))
+            return self.view
+
+    app = Shots()
+    app._run_prepare()
+    EventLoop.idle()
+    view = app.view
+
+    def words():
+        harness.frames(3)
+        return {"headline": view.headline.text,
+                "seats": [[h.where.text, h.name.text, h.state.text, h.button.text] for h in view.halves]}
+
+    steps = {"waiting": words()}
+    table.receive(json.dumps(PAIRING).encode())
+    steps["sent"] = words()
+    harness.tap(view.halves[1].button)
+    steps["south pressed"] = words()
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    harness.screenshot(folder / f"event-pairing-{width}x{height}.png")
+    harness.tap(view.swap_button)
+    steps["swapped"] = words()
+    harness.tap(view.halves[0].button)
+    harness.tap(view.halves[1].button)
+    steps["started with"] = started[0].options["players"] if started else None
+    print(json.dumps(steps))
+    app.stop()
+    store.close()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

@@ -1,0 +1,120 @@
+"""The table's pairing screen at a club event: "Round 2 · Table 5: Ana (North) vs Ben (South)".
+
+Shown at the table's start screen while the hub has sent the table a pairing
+(:class:`companion.club.eventtable.EventTable`).  Each seat's half shows the
+name the pairing puts there, in the seat's colour; the player sitting there
+presses their seat's button to say "that's me" (the physical buttons arrive as
+presses — :meth:`PairingView.press` is what the app calls with the seat of a
+press while this view is up; on the simulated table, the on-screen button of
+each half is the same press).  *Swap seats* when they sit the other way round
+(both press again).  Once both have pressed, ``on_start(event_table)`` starts
+the game with those names (the app's ``Session.start`` through
+``EventTable.start``).
+
+Only names, the round and the table number are shown: a pairing carries
+nothing else.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from ui import theme
+
+
+def _fscale() -> float:
+    app = App.get_running_app()
+    return getattr(app, "fscale", 1.0) if app is not None else 1.0
+
+
+class _SeatHalf(BoxLayout):
+    """One seat's half: its colour, the name the pairing puts there, whether it has pressed."""
+
+    def __init__(self, seat: int, seat_name: str, press, **kwargs):
+        super().__init__(orientation="vertical", padding=12, spacing=8, **kwargs)
+        self.seat = seat
+        with self.canvas.before:
+            Color(*theme.SEAT_COLOURS[seat])
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *a: setattr(self._bg, "pos", self.pos), size=lambda *a: setattr(self._bg, "size", self.size))
+        ink = theme.SEAT_TEXT[seat]
+        f = _fscale()
+        self.where = Label(text=seat_name, color=ink, font_size=theme.FONT_BODY * f, size_hint_y=None,
+                           height=theme.TOUCH * f * 0.7)
+        self.name = Label(text="", color=ink, font_size=theme.FONT_COUNTER * f, bold=True, halign="center",
+                          valign="middle")
+        self.name.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.state = Label(text="", color=ink, font_size=theme.FONT_BODY * f, size_hint_y=None,
+                           height=theme.TOUCH * f * 0.8)
+        self.button = Button(text="", font_size=theme.FONT_LARGE * f, size_hint_y=None, height=theme.TOUCH * f * 1.4,
+                             background_normal="", background_color=theme.PANEL, color=theme.TEXT)
+        self.button.bind(on_release=lambda *_: press(seat))
+        for w in (self.where, self.name, self.state, self.button):
+            self.add_widget(w)
+
+    def show(self, name: str, pressed: bool) -> None:
+        self.name.text = name
+        self.state.text = "Confirmed: ready to play" if pressed else "Press your seat's button"
+        self.button.text = f"I am {name}"
+        self.button.disabled = pressed
+
+
+class PairingView(BoxLayout):
+    """The pairing, the two seats, *Swap seats*; ``on_start(event_table)`` once both have pressed."""
+
+    def __init__(self, event_table, on_start, seat_names=("North", "South"), **kwargs):
+        super().__init__(orientation="vertical", padding=14, spacing=12, **kwargs)
+        self.event_table, self.on_start, self.seat_names = event_table, on_start, tuple(seat_names)
+        with self.canvas.before:
+            Color(*theme.BACKGROUND)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *a: setattr(self._bg, "pos", self.pos), size=lambda *a: setattr(self._bg, "size", self.size))
+        f = _fscale()
+        self.headline = Label(text="", font_size=theme.FONT_LARGE * f, bold=True, color=theme.TEXT,
+                              size_hint_y=None, height=theme.TOUCH * f * 1.2, halign="center", valign="middle")
+        self.headline.bind(size=lambda w, s: setattr(w, "text_size", s))
+        seats = BoxLayout(orientation="horizontal", spacing=12)
+        self.halves = [_SeatHalf(s, self.seat_names[s], self.press) for s in (0, 1)]
+        for half in self.halves:
+            seats.add_widget(half)
+        self.swap_button = Button(text="Swap seats", font_size=theme.FONT_LARGE * f, size_hint_y=None,
+                                  height=theme.TOUCH * f * 1.2, background_normal="",
+                                  background_color=theme.PANEL_LIGHT, color=theme.TEXT)
+        self.swap_button.bind(on_release=lambda *_: self.swap())
+        for w in (self.headline, seats, self.swap_button):
+            self.add_widget(w)
+        event_table.listeners.append(lambda pairing: Clock.schedule_once(lambda dt: self.refresh()))
+        self.refresh()
+
+    def refresh(self) -> None:
+        table = self.event_table
+        if table.pairing is None:
+            self.headline.text = "Waiting for the organiser's pairing…"
+            for half in self.halves:
+                half.show("—", False)
+                half.state.text = ""
+                half.button.disabled = True
+            self.swap_button.disabled = True
+            return
+        self.headline.text = table.line(self.seat_names)
+        for seat, name in enumerate(table.names()):
+            self.halves[seat].show(name, seat in table.pressed)
+        self.swap_button.disabled = False
+
+    def press(self, seat: int) -> None:
+        """A seat's button (physical or on screen): that player confirms where they sit."""
+        both = self.event_table.press(seat)
+        self.refresh()
+        if both:
+            self.on_start(self.event_table)
+
+    def swap(self) -> None:
+        self.event_table.swap()
+        self.refresh()
+
+
+__all__ = ["PairingView"]
