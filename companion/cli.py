@@ -197,6 +197,10 @@ def cmd_bench(args) -> int:
                          speedup=args.speedup))
         return 0
     if args.what == "event":                           # companion/event/bench.py
+        if args.full:                                  # companion/event/fullbench.py
+            from companion.event.fullbench import full_event
+            _json(full_event(tables=args.tables, rounds=args.rounds))
+            return 0
         from companion.event.bench import bench_event
         _json(bench_event(args.property))
         return 0
@@ -284,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
     b.add_argument("--property", type=int, default=0, help="random events to check (bench event)")
+    b.add_argument("--full", action="store_true",
+                   help="bench event: a whole event played by --tables tables over the real broker and hub")
+    b.add_argument("--rounds", type=_positive_int, default=6, help="rounds of the full event (bench event --full)")
     b.set_defaults(func=cmd_bench)
 
     d = sub.add_parser("doctor", help="check readers and pads and say what is wrong")

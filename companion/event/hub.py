@@ -139,8 +139,17 @@ class EventHub:
                                        games=self.games_of(player["name"])))
 
     def api_event(self, r: Request) -> Response:
+        """The public view; ``?rounds=all`` adds every round's pairings and results (``rounds_all``)."""
         state = self._state(r)
-        return _refuse("there is no such event", 404) if state is None else _json(pages.public_view(state))
+        if state is None:
+            return _refuse("there is no such event", 404)
+        view = pages.public_view(state)
+        if r.query.get("rounds") == "all":
+            names = {p["id"]: p["name"] for p in state["players"]}
+            view["rounds_all"] = [{"number": rnd["number"], "pairings": [
+                {"table": p["table"], "a": names[p["a"]], "b": names.get(p["b"]), "result": pages._result_text(p)}
+                for p in rnd["pairings"]]} for rnd in state["rounds"]]
+        return _json(view)
 
     def pdf(self, r: Request) -> Response:
         state = self._state(r)
