@@ -159,27 +159,37 @@ class EventHub:
         return Response(200, make(state), "application/pdf")
 
     # ---- ratings from every stored game of the club ------------------------------------------------
-    def club_games(self) -> list[ratings.GameResult]:
-        """Every finished game the hub stored whose two players have names, as rating input."""
+    def club_games(self, leave_out: frozenset = frozenset()) -> list[ratings.GameResult]:
+        """Every finished game the hub stored whose two players have names, as rating input
+        (except the (table, game id) pairs in ``leave_out``)."""
         out = []
         for g in self.hub.store.games("over"):
             found = _named_result(g)
-            if found is not None:
+            if found is not None and (g["table"], g["game"]) not in leave_out:
                 a, b, score = found
                 out.append(ratings.GameResult(g["name"], a, b, score, f"table {g['table']}", 0,
                                               (g["ended_ms"] or 0) / 1000))
         return out
 
     def ratings(self) -> dict:
-        """openskill over every stored game of the club, in the order played, plus the events' matches
-        that no stored game stands for (typed by the organiser: a table offline or without a companion)."""
-        games = self.club_games()
+        """openskill over every stored game of the club, in the order played, and the events' matches no
+        stored game stands for: typed by the organiser (a table offline or without a companion), or
+        corrected by the organiser — the organiser's decision then counts, not the table's record."""
+        games, overruled = [], set()
         for state in self.states():
             names = {p["id"]: p["name"] for p in state["players"]}
-            from_tables = {(rnd["number"], frozenset((names[p["a"]], names[p["b"]])))
-                           for rnd in state["rounds"] for p in rnd["pairings"]
-                           if p["b"] is not None and (p.get("result") or {}).get("game_ref")}
+            from_tables = set()
+            for rnd in state["rounds"]:
+                for p in rnd["pairings"]:
+                    result = p.get("result") or {}
+                    if p["b"] is None or not result.get("game_ref"):
+                        continue
+                    if result.get("source") == "table":
+                        from_tables.add((rnd["number"], frozenset((names[p["a"]], names[p["b"]]))))
+                    else:
+                        overruled.add((result["game_ref"]["table"], result["game_ref"]["game_id"]))
             games += [g for g in ratings.games_of_event(state) if (g.round, frozenset((g.a, g.b))) not in from_tables]
+        games += self.club_games(frozenset(overruled))
         games.sort(key=lambda g: g.at or 0)
         return ratings.rate(games)
 

@@ -196,9 +196,23 @@ def test_tables_play_their_pairings_and_both_players_confirm_or_one_disputes(bro
                  (f"/event/{ev}", f"/event/{ev}/player/p1", f"/api/event/{ev}")]
         text = " ".join(p.decode() if isinstance(p, bytes) else json.dumps(p) for p in pages + payloads)
         assert hidden and not any(c in text for c in faces(hidden))
-        # The player's page: ratings from the stored games, the games themselves, head-to-head.
-        page = call(event_hub, f"/event/{ev}/player/p1", auth=False)[1].decode()
-        assert "Ratings" in page and "Games at the club" in page and "Head to head" in page
+        # After a restart the hub handles every stored message again: nothing is logged twice.
+        logged = len(event_hub.store.log(ev))
+        event_hub.catch_up()
+        assert len(event_hub.store.log(ev)) == logged
+        # Ratings from every stored game of the club, not only the event's: a friendly game at t5.
+        before = event_hub.ratings()["sams"]["ana"]["games"]
+        friendly = Session.start(stores["t5"], "sams", {"players": ["Ana", "Zed"]}, seed=99)
+        hidden |= _play_to_the_end(friendly, 99)
+        wait_until(lambda: publishers["t5"].pending() == 0)
+        board = event_hub.ratings()["sams"]
+        assert board["ana"]["games"] == before + 1 and board["zed"]["games"] == 1
+        assert [h["opponent"] for h in board["zed"]["history"]] == ["Ana"]
+        # The player's page: ratings with history, the games at the tables, head-to-head.
+        ana = next(p["id"] for p in event_hub.store.state(ev)["players"] if p["name"] == "Ana")
+        page = call(event_hub, f"/event/{ev}/player/{ana}", auth=False)[1].decode()
+        assert "Ratings" in page and "Games at the club" in page and "Zed" in page and "Head to head" in page
+        assert not any(c in page for c in faces(hidden))
     finally:
         for p in publishers.values():
             p.close()
