@@ -7,6 +7,7 @@ and read only its own acknowledgements)::
     club/<table>/live     table → all   what the shared screen shows now (retained)
     club/<table>/status   table → all   "online" / "offline" (retained; "offline" is the last will)
     club/<table>/ack      hub → table   {"game": id, "n": highest n stored without a gap}
+    club/<table>/pairing  hub → table   an event's open pairing for the table (retained; empty: none)
 
 A table's settings are ``<config dir>/club.toml`` (written by ``companion club join``);
 the hub's are ``hub.toml`` (written by ``companion hub setup``).

@@ -122,6 +122,13 @@ def _reload_on(stream: str | None) -> str:
     return f"new EventSource({json.dumps(stream)}).onmessage=function(){{location.reload();}};"
 
 
+#: The TV page on a phone (a player checking their table from their seat): one column, text for a hand's length.
+TV_NARROW = ("@media (max-width:700px){header{padding:10px 14px;flex-wrap:wrap}h1{font-size:26px}"
+             ".sub{font-size:15px}.timer{font-size:40px}main{grid-template-columns:1fr;gap:18px;padding:12px 10px}"
+             "h2{font-size:22px}table{font-size:14px !important;table-layout:auto}td,th{padding:4px 3px}"
+             "td:nth-child(2),td:nth-child(3){white-space:normal}.page{font-size:14px}}")
+
+
 def tv_page(state: dict, now: float | None = None, stream: str | None = None) -> str:
     """The room's screen at 1920×1080: round timer, this round's pairings by table, the standings.
 
@@ -160,8 +167,8 @@ def tv_page(state: dict, now: float | None = None, stream: str | None = None) ->
             f"{_pages(pair_rows, PAIRINGS_PER_PAGE, 'pair')}</table>"
             f"</section><section><h2>Standings <span class='page' data-of='{stand_pages}' id='stand-page'>"
             f"{'1/' + str(stand_pages) if stand_pages > 1 else ''}</span></h2><table style='font-size:28px'>"
-            "<colgroup><col style='width:7%'><col style='width:34%'><col style='width:9%'><col style='width:14%'>"
-            "<col style='width:12%'><col style='width:12%'><col style='width:12%'></colgroup>"
+            "<colgroup><col style='width:7%'><col style='width:29%'><col style='width:8%'><col style='width:14%'>"
+            "<col style='width:14%'><col style='width:14%'><col style='width:14%'></colgroup>"
             "<tr><th class='num'>#</th><th>Player</th><th class='num'>Pts</th><th class='num'>W–L–D</th>"
             "<th class='num'>OMW%</th><th class='num'>GW%</th><th class='num'>OGW%</th></tr>"
             f"{_pages(stand_rows, STANDINGS_PER_PAGE, 'stand')}</table></section></main>")
@@ -175,7 +182,7 @@ def tv_page(state: dict, now: float | None = None, stream: str | None = None) ->
               "r.hidden=parseInt(r.getAttribute('data-'+kind))!==k;});label.textContent=(k+1)+'/'+of;}"
               f"setInterval(function(){{turn++;page('pair');page('stand');}},{PAGE_SECONDS * 1000});"
               f"{_reload_on(stream)}}})();</script>")
-    return _page(f"{view['name']} — {which}", body, script=script)
+    return _page(f"{view['name']} — {which}", body, TV_NARROW, script=script)
 
 
 def player_page(states: list[dict], name: str, ratings: dict | None = None, stream: str | None = None,
