@@ -299,16 +299,18 @@ def assign_tables(pairs: list[tuple[Candidate, Candidate]]) -> list[int]:
     those assignments, the one closest to rank order (table 1 the top
     pairing: the least total distance |pairing − table|).
 
-    Most rounds need nothing: rank order already moves everybody.  Otherwise
-    a band graph (each pairing and the tables within ``TABLE_BAND`` of it) is
-    solved first, which is quick for hundreds of tables; only if that band
-    cannot seat everyone away from their last table is the complete graph
-    solved, which is exact.
+    Most rounds need no matching: rank order already moves everybody, or
+    swapping a pairing with its nearest neighbour that can take its table does
+    (:func:`_swap_nearest`).  Otherwise a band graph (each pairing and the
+    tables within ``TABLE_BAND`` of it) is solved, which is quick for hundreds
+    of tables; only if that band cannot seat everyone away from their last
+    table is the complete graph solved, which is exact.
     """
     n = len(pairs)
     last = [{q.last_table for q in pair} for pair in pairs]
-    if not any(i + 1 in last[i] for i in range(n)):
-        return list(range(1, n + 1))
+    swapped = _swap_nearest(last)
+    if not any(swapped[i] in last[i] for i in range(n)):
+        return swapped
 
     def solve(band: int | None) -> list[int]:
         repeat = n * n + 1                          # more than the largest total distance
@@ -326,6 +328,19 @@ def assign_tables(pairs: list[tuple[Candidate, Candidate]]) -> list[int]:
     tables = solve(TABLE_BAND) if n > TABLE_BAND * 2 + 1 else solve(None)
     if any(tables[i] in last[i] for i in range(n)) and n > TABLE_BAND * 2 + 1:
         tables = solve(None)
+    return tables
+
+
+def _swap_nearest(last: list[set]) -> list[int]:
+    """Rank order, each pairing at its last table swapped with the nearest that can take it (may fail)."""
+    tables = list(range(1, len(last) + 1))
+    for i in range(len(last)):
+        if tables[i] not in last[i]:
+            continue
+        for j in sorted(range(len(last)), key=lambda j: (abs(j - i), j < i)):
+            if j != i and tables[j] not in last[i] and tables[i] not in last[j]:
+                tables[i], tables[j] = tables[j], tables[i]
+                break
     return tables
 
 
