@@ -168,9 +168,10 @@ def make_app(config, source, outputs, store=None):
                         on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs, store=None) -> int:
+def run_app(config, source, outputs, store=None, event_table=None) -> int:
     """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed.
 
+    ``event_table``: a club table's part in events (ui.eventwiring shows the pairings over the app).
     No screen to draw on: one sentence on stderr and exit 2 (never a window nobody sees)."""
     configure_kivy(config.size, config.fullscreen)
     try:
@@ -182,6 +183,9 @@ def run_app(config, source, outputs, store=None) -> int:
             getattr(part, "close", lambda: None)()
         return 2
     app = make_app(config, source, outputs, store=store)
+    if event_table is not None:
+        from ui.eventwiring import EventOverlay
+        app.bind(on_start=lambda *_: setattr(app, "event_overlay", EventOverlay(app, event_table)))
     try:
         app.run()
     finally:

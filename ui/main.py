@@ -57,9 +57,11 @@ def cmd_run(args) -> int:
     except ClubError as exc:                           # the club file is broken: play on, say why
         print(f"companion run: not sending games to the club: {exc}", file=sys.stderr)
         publisher = None
+    from companion.club.eventtable import EventTable
     from ui.app import run_app
     try:
-        return run_app(config, source, outputs, store=store)
+        return run_app(config, source, outputs, store=store,
+                       event_table=EventTable(store, publisher) if publisher is not None else None)
     finally:
         if publisher is not None:
             publisher.close()

@@ -117,4 +117,62 @@ class PairingView(BoxLayout):
         self.refresh()
 
 
-__all__ = ["PairingView"]
+class _AnswerHalf(_SeatHalf):
+    """One seat's answer to the result: *Agree* (the seat's button) or *Dispute*."""
+
+    def __init__(self, seat: int, seat_name: str, answer, **kwargs):
+        super().__init__(seat, seat_name, lambda s: answer(s, True), **kwargs)
+        f = _fscale()
+        self.dispute = Button(text="Dispute", font_size=theme.FONT_BODY * f, size_hint_y=None,
+                              height=theme.TOUCH * f, background_normal="", background_color=theme.WARNING,
+                              color=theme.TEXT)
+        self.dispute.bind(on_release=lambda *_: answer(seat, False))
+        self.add_widget(self.dispute)
+
+    def answered(self, name: str, agreed: bool | None) -> None:
+        self.name.text = name
+        self.state.text = ("Agreed" if agreed else "Disputed: the organiser decides") if agreed is not None \
+            else "Is this the result?"
+        self.button.text = "Agree"
+        self.button.disabled = self.dispute.disabled = agreed is not None
+
+
+class AnswerView(BoxLayout):
+    """After an event's game: each player agrees with the result (their seat's button) or disputes it.
+
+    ``on_done()`` once both have answered.  The answers go to the hub through the table's outbox
+    (:meth:`companion.club.eventtable.EventTable.answer`)."""
+
+    def __init__(self, event_table, session, result_text: str, on_done, seat_names=("North", "South"), **kwargs):
+        super().__init__(orientation="vertical", padding=14, spacing=12, **kwargs)
+        self.event_table, self.session, self.on_done = event_table, session, on_done
+        with self.canvas.before:
+            Color(*theme.BACKGROUND)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *a: setattr(self._bg, "pos", self.pos), size=lambda *a: setattr(self._bg, "size", self.size))
+        f = _fscale()
+        self.headline = Label(text=result_text, font_size=theme.FONT_LARGE * f, bold=True, color=theme.TEXT,
+                              size_hint_y=None, height=theme.TOUCH * f * 1.2, halign="center", valign="middle")
+        self.headline.bind(size=lambda w, s: setattr(w, "text_size", s))
+        seats = BoxLayout(orientation="horizontal", spacing=12)
+        self.halves = [_AnswerHalf(s, seat_names[s], self.answer) for s in (0, 1)]
+        for half in self.halves:
+            seats.add_widget(half)
+        self.add_widget(self.headline)
+        self.add_widget(seats)
+        self.refresh()
+
+    def refresh(self) -> None:
+        names = self.session.options.get("players") or ["North", "South"]
+        for seat, half in enumerate(self.halves):
+            half.answered(names[seat], self.event_table.answered.get((self.session.id, seat)))
+
+    def answer(self, seat: int, agree: bool) -> None:
+        """A seat's answer (its button: agree; or the Dispute button)."""
+        self.event_table.answer(self.session, seat, agree, None if agree else "disputed at the table")
+        self.refresh()
+        if all((self.session.id, s) in self.event_table.answered for s in (0, 1)):
+            self.on_done()
+
+
+__all__ = ["AnswerView", "PairingView"]

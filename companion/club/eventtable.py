@@ -12,7 +12,10 @@ the event's reference so the hub knows which match the game decides.
 
 When the game is over each player answers the result with their seat's
 button — agree (confirm) or dispute — and the answer goes to the hub as one
-more row of the game's outbox, in order after the result itself.  Nothing here
+more row of the game's outbox, in order after the result itself.  In best of
+three the table plays the match's games one after the other
+(:meth:`needs_game`); the hub reports the match when it is decided, and the
+answers to its last game are the ones that count.  Nothing here
 blocks: the paho thread only hands over the pairing, and the answers are rows
 in the table's SQLite that the publisher sends when it can.
 """
@@ -62,7 +65,9 @@ class EventTable:
         self.pairing: dict | None = None
         self.order = [0, 1]                # pairing's player index at seat 0 and seat 1
         self.pressed: set[int] = set()
+        self._seats: dict[int, tuple] = {}                     # game id → (match key, player ids by seat)
         self.answered: dict[tuple[int, int], bool] = {}     # (game id, seat) → agreed
+        self.matches: dict[tuple, dict[int, str | None]] = {}  # (event, round, table) → game id → winner's id
         if publisher is not None:
             publisher.on_pairing = self.receive
 
@@ -75,6 +80,20 @@ class EventTable:
             self.pairing, self.order, self.pressed = pairing, [0, 1], set()
         for listener in list(self.listeners):
             listener(pairing)
+
+    @staticmethod
+    def _key(pairing: dict) -> tuple:
+        return pairing["event"], pairing["round"], pairing["table"]
+
+    def needs_game(self) -> bool:
+        """Does the pairing still need a game at this table (none yet; best of three: not decided)?"""
+        pairing = self.pairing
+        if pairing is None:
+            return False
+        games = list(self.matches.get(self._key(pairing), {}).values())
+        if pairing.get("format") != "bo3":
+            return not games
+        return len(games) < 3 and max(games.count(pid) for pid in pairing["ids"]) < 2
 
     # ---- seating ---------------------------------------------------------------------------------
     def names(self) -> list[str]:
@@ -107,9 +126,14 @@ class EventTable:
         p = self.pairing
         options = {**p["options"], "players": self.names()}
         session = session_start(self.store, p["game"], options, seed=seed, **kwargs)
+        seats = [p["ids"][i] for i in self.order]
         if self.outbox is not None:
             self.outbox.mark(self.store, session.id, {"event": p["event"], "round": p["round"], "table": p["table"],
-                                                      "seats": [p["ids"][i] for i in self.order]})
+                                                      "seats": seats})
+        with self._lock:
+            self.matches.setdefault(self._key(p), {})[session.id] = None
+            self._seats[session.id] = (self._key(p), seats)
+            self.pressed = set()               # the next game of a best of three: both press again
         return session
 
     # ---- the result ------------------------------------------------------------------------------
@@ -122,6 +146,10 @@ class EventTable:
             if key in self.answered:
                 return False
             self.answered[key] = agree
+            if session.id in self._seats:          # the match's tally, for needs_game
+                match, seats = self._seats[session.id]
+                winner = session.rules.result(session.state).get("winner")
+                self.matches[match][session.id] = seats[winner] if winner in (0, 1) else "draw"
         self.outbox.answer(self.store, session, seat, agree, reason)
         return True
 

@@ -50,3 +50,56 @@ def test_the_pairing_screen_says_who_sits_where_and_starts_the_game_with_those_n
     finally:
         Window.remove_widget(view)
         store.close()
+
+
+def test_over_the_app_the_pairing_starts_the_game_and_the_players_answer_its_result(home):
+    import random
+
+    from companion.club.outbox import Outbox
+    from ui import harness
+    from ui.eventwiring import EventOverlay
+    app = home
+    store = app.controller.store
+    table = EventTable(store)
+    table.outbox = Outbox("t9").attach(store)          # as a club table's publisher attaches it
+    try:
+        overlay = EventOverlay(app, table)
+        table.receive(json.dumps({**PAIRING, "format": "bo1"}).encode())
+        harness.frames(3)
+        assert overlay.pairing_modal.parent is not None                     # it opened over the home screen
+        harness.tap(overlay.pairing_view.halves[0].button)
+        harness.tap(overlay.pairing_view.halves[1].button)
+        session = app.controller.session
+        assert session is not None and session.options["players"] == ["Ana", "Ben"]
+        assert overlay.pairing_modal.parent is None
+        rng = random.Random(3)
+        while not session.rules.is_over(session.state):
+            app.controller.road.act(session.rules.random_action(session.state, rng))
+        harness.frames(4)
+        assert overlay.answer_modal is not None
+        view = overlay.answer_modal.children[0]
+        winner = session.rules.result(session.state)["winner"]
+        assert view.headline.text == (f"Result: {['Ana', 'Ben'][winner]} won — do you agree?" if winner is not None
+                                      else "Result: a draw — do you agree?")
+        assert [h.state.text for h in view.halves] == ["Is this the result?"] * 2
+        from kivy.core.window import Window
+        assert Window.children[0] is overlay.answer_modal           # over the game's summary
+        harness.tap(view.halves[0].button)
+        assert [h.state.text for h in view.halves] == ["Agreed", "Is this the result?"]
+        harness.tap(view.halves[1].dispute)
+        assert overlay.answer_modal is None and not table.needs_game()
+        with store.read() as db:
+            rows = [json.loads(b) for (b,) in db.execute("SELECT body FROM outbox WHERE game_id = ? ORDER BY n",
+                                                         (session.id,))]
+        assert [(r["kind"], r.get("seat")) for r in rows[-2:]] == [("confirm", 0), ("dispute", 1)]
+        assert all(r["event_ref"] == {"event": 1, "round": 2, "table": 5, "seats": ["p1", "p2"]} for r in rows)
+    finally:
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+        store.on_change = None
+        table.listeners.clear()
+        for child in list(Window.children):             # the game's summary: the next test starts at home
+            if isinstance(child, ModalView):
+                child.dismiss(animation=False)
+        app.controller.close_session()
+        harness.frames(2)

@@ -1,0 +1,85 @@
+"""A club event's screens over the running app (ui.pairing): the pairing, then the players' answers.
+
+:class:`EventOverlay` is given the app and the table's
+:class:`~companion.club.eventtable.EventTable` (``ui.main`` makes one when the
+table has joined a club).  When the hub sends a pairing and no game is being
+played, the pairing opens over whatever screen is shown; when both players have
+pressed, the game starts through the app's controller (as the Setup screen
+starts one) and the overlay closes.  When that game is over, the answer view
+opens: each player agrees or disputes; once both have answered it closes.
+"""
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.modalview import ModalView
+
+from companion.engine import IllegalAction
+from ui.pairing import AnswerView, PairingView
+
+
+class EventOverlay:
+    def __init__(self, app, event_table):
+        self.app, self.table = app, event_table
+        self.pairing_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
+        self.pairing_view = PairingView(event_table, self._start)
+        self.pairing_modal.add_widget(self.pairing_view)
+        self.answer_modal: ModalView | None = None
+        self._event_game: int | None = None
+        event_table.listeners.append(lambda pairing: Clock.schedule_once(lambda dt: self._pairing(pairing)))
+        if event_table.pairing is not None:
+            Clock.schedule_once(lambda dt: self._pairing(event_table.pairing))
+
+    def _playing(self) -> bool:
+        session = self.app.controller.session
+        return session is not None and not session.rules.is_over(session.state)
+
+    def _pairing(self, pairing) -> None:
+        if pairing is None:
+            self.pairing_modal.dismiss()
+        elif not self._playing() and self.answer_modal is None and self.table.needs_game():
+            self.pairing_view.refresh()
+            self.pairing_modal.open()
+
+    def _start(self, table) -> None:
+        controller = self.app.controller
+        try:
+            session = table.start(lambda store, game, options, seed=None: controller.start_game(game, options, seed))
+        except (IllegalAction, ValueError) as exc:
+            self.pairing_view.headline.text = str(exc)
+            return
+        self._event_game = session.id
+        session.subscribe(lambda s, events: Clock.schedule_once(lambda dt: self._changed(s)))
+        self.pairing_modal.dismiss()
+
+    def _changed(self, session) -> None:
+        if session.id != self._event_game or self.answer_modal is not None or not session.rules.is_over(session.state):
+            return
+        result = session.rules.result(session.state)
+        names = session.options.get("players") or ["North", "South"]
+        winner = result.get("winner")
+        text = (f"Result: {names[winner]} won" if winner in (0, 1) else "Result: a draw") + " — do you agree?"
+        self.answer_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
+        self.answer_modal.add_widget(AnswerView(self.table, session, text, self._answered))
+        self.answer_modal.open()
+        # The game's summary (ui.screens.result) opens for the same change, maybe after this: the
+        # players answer first, so this stays on top; the summary is there when it closes.
+        Window.bind(children=self._keep_on_top)
+
+    def _keep_on_top(self, window, children) -> None:
+        modal = self.answer_modal
+        if modal is not None and modal.parent is window and children and children[0] is not modal:
+            Clock.schedule_once(lambda dt: self._raise(modal))
+
+    def _raise(self, modal) -> None:
+        if modal is self.answer_modal and modal.parent is Window and Window.children[0] is not modal:
+            Window.remove_widget(modal)
+            Window.add_widget(modal)
+
+    def _answered(self) -> None:
+        Window.unbind(children=self._keep_on_top)
+        if self.answer_modal is not None:
+            self.answer_modal.dismiss()
+        self.answer_modal, self._event_game = None, None
+        if self.table.pairing is not None:                 # the match's next game, or the next round
+            self._pairing(self.table.pairing)
