@@ -45,6 +45,7 @@ class InputRoad:
     def __init__(self, session=None):
         self._session = session
         self._taker: PadWatcher | None = None
+        self._press_taker: Callable[[int], None] | None = None
         self._watchers: list[PadWatcher] = []
         self._queue: queue.Queue = queue.Queue()
         self._idle = threading.Condition()
@@ -71,6 +72,11 @@ class InputRoad:
     def take_pads(self, taker: PadWatcher | None) -> None:
         """Give every pad event to ``taker`` instead of the game until ``take_pads(None)``."""
         self._taker = taker
+
+    def take_presses(self, taker: Callable[[int], None] | None) -> None:
+        """Give every confirm press (its seat) to ``taker`` instead of the game until ``take_presses(None)``
+        (a club event's pairing screen: each player presses to confirm their seat)."""
+        self._press_taker = taker
 
     def watch_pads(self, watcher: PadWatcher) -> Callable[[], None]:
         """Show every pad event to ``watcher`` (on the road's thread); returns a stop."""
@@ -114,8 +120,14 @@ class InputRoad:
         return self.call(lambda s: _need(s).act(action))
 
     def confirm(self, seat: int) -> list:
-        """A player's confirm button (``Session.confirm``)."""
-        return self.call(lambda s: _need(s).confirm(seat))
+        """A player's confirm button (``Session.confirm``, or the press taker's: :meth:`take_presses`)."""
+        def press(session):
+            taker = self._press_taker
+            if taker is not None:
+                taker(seat)
+                return [{"type": "seat_pressed", "seat": seat}]
+            return _need(session).confirm(seat)
+        return self.call(press)
 
     def undo(self) -> list:
         return self.call(lambda s: _need(s).undo())

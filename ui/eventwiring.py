@@ -7,6 +7,8 @@ played, the pairing opens over whatever screen is shown; when both players have
 pressed, the game starts through the app's controller (as the Setup screen
 starts one) and the overlay closes.  When that game is over, the answer view
 opens: each player agrees or disputes; once both have answered it closes.
+While either is open the physical seat buttons press it (the input road's
+``take_presses``): on the pairing, "that's me"; on the answer, "I agree".
 """
 from __future__ import annotations
 
@@ -34,12 +36,20 @@ class EventOverlay:
         session = self.app.controller.session
         return session is not None and not session.rules.is_over(session.state)
 
+    def _presses_to(self, view) -> None:
+        """The physical seat buttons (through the input road) press ``view``'s seats; None: the game's again."""
+        road = self.app.controller.road
+        road.take_presses(None if view is None else
+                          lambda seat: Clock.schedule_once(lambda dt: view.press(seat)))
+
     def _pairing(self, pairing) -> None:
         if pairing is None:
             self.pairing_modal.dismiss()
+            self._presses_to(None)
         elif not self._playing() and self.answer_modal is None and self.table.needs_game():
             self.pairing_view.refresh()
             self.pairing_modal.open()
+            self._presses_to(self.pairing_view)
 
     def _start(self, table) -> None:
         controller = self.app.controller
@@ -51,6 +61,7 @@ class EventOverlay:
         self._event_game = session.id
         session.subscribe(lambda s, events: Clock.schedule_once(lambda dt: self._changed(s)))
         self.pairing_modal.dismiss()
+        self._presses_to(None)
 
     def _changed(self, session) -> None:
         if session.id != self._event_game or self.answer_modal is not None or not session.rules.is_over(session.state):
@@ -60,8 +71,10 @@ class EventOverlay:
         winner = result.get("winner")
         text = (f"Result: {names[winner]} won" if winner in (0, 1) else "Result: a draw") + " — do you agree?"
         self.answer_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
-        self.answer_modal.add_widget(AnswerView(self.table, session, text, self._answered))
+        view = AnswerView(self.table, session, text, self._answered)
+        self.answer_modal.add_widget(view)
         self.answer_modal.open()
+        self._presses_to(_Agree(view))              # a seat's button agrees; Dispute is on the screen
         # The game's summary (ui.screens.result) opens for the same change, maybe after this: the
         # players answer first, so this stays on top; the summary is there when it closes.
         Window.bind(children=self._keep_on_top)
@@ -78,8 +91,20 @@ class EventOverlay:
 
     def _answered(self) -> None:
         Window.unbind(children=self._keep_on_top)
+        self._presses_to(None)
         if self.answer_modal is not None:
             self.answer_modal.dismiss()
         self.answer_modal, self._event_game = None, None
         if self.table.pairing is not None:                 # the match's next game, or the next round
             self._pairing(self.table.pairing)
+
+
+class _Agree:
+    """A seat's physical button on the answer view: that player agrees."""
+
+    def __init__(self, view: AnswerView):
+        self.view = view
+
+    def press(self, seat: int) -> None:
+        if (self.view.session.id, seat) not in self.view.event_table.answered:
+            self.view.answer(seat, True)

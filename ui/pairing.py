@@ -107,6 +107,8 @@ class PairingView(BoxLayout):
 
     def press(self, seat: int) -> None:
         """A seat's button (physical or on screen): that player confirms where they sit."""
+        if self.event_table.pairing is None:
+            return
         both = self.event_table.press(seat)
         self.refresh()
         if both:

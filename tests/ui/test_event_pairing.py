@@ -67,7 +67,9 @@ def test_over_the_app_the_pairing_starts_the_game_and_the_players_answer_its_res
         table.receive(json.dumps({**PAIRING, "format": "bo1"}).encode())
         harness.frames(3)
         assert overlay.pairing_modal.parent is not None                     # it opened over the home screen
-        harness.tap(overlay.pairing_view.halves[0].button)
+        app.controller.road.confirm(0)          # North's physical button, through the input road
+        harness.frames(2)
+        assert overlay.pairing_view.halves[0].state.text == "Confirmed: ready to play"
         harness.tap(overlay.pairing_view.halves[1].button)
         session = app.controller.session
         assert session is not None and session.options["players"] == ["Ana", "Ben"]
@@ -84,10 +86,12 @@ def test_over_the_app_the_pairing_starts_the_game_and_the_players_answer_its_res
         assert [h.state.text for h in view.halves] == ["Is this the result?"] * 2
         from kivy.core.window import Window
         assert Window.children[0] is overlay.answer_modal           # over the game's summary
-        harness.tap(view.halves[0].button)
+        assert app.controller.road.confirm(0) == [{"type": "seat_pressed", "seat": 0}]    # North agrees
+        harness.frames(2)
         assert [h.state.text for h in view.halves] == ["Agreed", "Is this the result?"]
         harness.tap(view.halves[1].dispute)
         assert overlay.answer_modal is None and not table.needs_game()
+        assert app.controller.road._press_taker is None            # the buttons confirm in games again
         with store.read() as db:
             rows = [json.loads(b) for (b,) in db.execute("SELECT body FROM outbox WHERE game_id = ? ORDER BY n",
                                                          (session.id,))]
