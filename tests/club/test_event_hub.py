@@ -58,14 +58,15 @@ def call(hub: EventHub, path: str, body=None, auth=True, method=None):
 class Watcher:
     """A table's own MQTT user subscribed to its pairing topic, as the table's publisher is."""
 
-    def __init__(self, broker, table):
+    def __init__(self, broker, table, of=None):
         self.messages: list[bytes] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"watch-{table}",
+        of = of or table
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"watch-{table}-{of}",
                                   protocol=mqtt.MQTTv5)
         club = broker.club(table)
         self.client.username_pw_set(club.broker.username, club.broker.password)
         self.client.on_message = lambda c, u, m: self.messages.append(m.payload)
-        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(topic(table, "pairing"), qos=1)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(topic(of, "pairing"), qos=1)
         self.client.connect(club.broker.host, club.broker.port)
         self.client.loop_start()
 
@@ -90,6 +91,7 @@ def test_the_organiser_runs_an_event_over_http_and_each_table_gets_its_pairing(b
     assert call(event_hub, f"/organiser/event/{ev}/register", {"name": "ana"})[1]["error"].startswith(
         "there is already a player called")
     watchers = {t: Watcher(broker, t) for t in ("t3", "t4")}
+    spy = Watcher(broker, "t3", of="t4")           # a table reading another table's pairing: the ACL says no
     try:
         status, body, _ = call(event_hub, f"/organiser/event/{ev}/start_round", {})
         assert status == 200 and body["view"]["round"] == 1
@@ -108,6 +110,7 @@ def test_the_organiser_runs_an_event_over_http_and_each_table_gets_its_pairing(b
         # Settled: table t4's retained pairing is cleared; t3's stays until its result counts.
         wait_until(lambda: watchers["t4"].messages and watchers["t4"].messages[-1] == b"")
         assert parse_pairing(watchers["t3"].messages[-1])["table"] == 1
+        assert spy.messages == []
         # Undo and redo through the log, as the organiser sees them.
         status, body, _ = call(event_hub, f"/organiser/event/{ev}/undo", {})
         assert next(p for p in body["view"]["pairings"] if p["table"] == 2)["result"] == "playing"
@@ -119,7 +122,7 @@ def test_the_organiser_runs_an_event_over_http_and_each_table_gets_its_pairing(b
         status, body, _ = call(event_hub, f"/organiser/event/{ev}/drop", {"player": "Eve", "by": "player"})
         assert status == 200 and [p["dropped"] for p in body["view"]["players"] if p["name"] == "Eve"] == [True]
     finally:
-        for w in watchers.values():
+        for w in [*watchers.values(), spy]:
             w.close()
     # Pages, read by anyone: the TV page under its own CSP (its inline script by hash), JSON, the slips.
     status, html, headers = call(event_hub, f"/event/{ev}", auth=False)
