@@ -143,9 +143,9 @@ class HubStore:
         """Store a batch of (table, leaf, payload, received_ms) in one transaction.
 
         Returns ({(table, game): (acked n, whether a later n is stored past a gap)} for every game a
-        log message touched, [(table, live) changed]).  ``advanced``, if given, receives (table, body)
-        of every log message the acknowledgement moved over, in each game's order: the messages now
-        stored with none missing before them, each exactly once.
+        log message touched, [(table, live) changed]).  ``advanced``, if given, receives (table, body
+        as stored: JSON text) of every log message the acknowledgement moved over, in each game's
+        order: the messages now stored with none missing before them, each exactly once.
         """
         touched: dict = {}
         lives = []
@@ -188,7 +188,7 @@ class HubStore:
                 break
             acked, newest = n, body
             if advanced is not None:
-                advanced.append((table, json.loads(body)))
+                advanced.append((table, body))
         if newest is not None:
             m = json.loads(newest)
             over = m["status"] == "over"
@@ -250,8 +250,8 @@ class Hub:
         self.store = store or HubStore(config.database)
         self.listeners: list = []               # f(table, live | None) on the writer thread: a new screen, or
                                                 # (None) the table went online/offline, read back after the commit
-        self.log_listeners: list = []           # f(table, body) on the writer thread, after the commit, for each
-                                                # log message now stored in order (the event layer's results)
+        self.log_listeners: list = []           # f(table, body JSON text) on the writer thread, after the commit,
+                                                # for each log message now stored in order (the event's results)
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
         self.connected = threading.Event()
@@ -331,7 +331,7 @@ class Hub:
                     try:
                         listener(table, body)
                     except Exception:                # the event layer never stops the hub storing games
-                        log.exception("club hub: a listener failed on table %s game %s", table, body.get("game"))
+                        log.exception("club hub: a listener failed on a message of table %s", table)
             for table, live in lives:
                 if live is None:                     # online / offline: from the stored row
                     for listener in list(self.listeners):

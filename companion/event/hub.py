@@ -305,8 +305,11 @@ class EventHub:
         for event_id in touched | {e["id"] for e in self.store.events()[-1:]}:
             self.changed(event_id)
 
-    def table_message(self, table: str, body: dict) -> None:
-        event_id = self._handle(table, body)
+    def table_message(self, table: str, text: str) -> None:
+        """``Hub.log_listeners``: a table's message, stored in order (JSON text; most are no event's)."""
+        if '"event_ref"' not in text:
+            return
+        event_id = self._handle(table, json.loads(text))
         if event_id is not None:
             self.changed(event_id)
 
