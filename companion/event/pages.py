@@ -29,6 +29,15 @@ def _e(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+def game_title(name: str) -> str:
+    """The game's title as players know it ("Sam's Battle Game"); the name itself for a game not installed."""
+    from companion import games
+    try:
+        return games.get(name).title
+    except games.UnknownGame:              # an event of a game this companion does not have
+        return name
+
+
 def decks_visible(state: dict) -> bool:
     return state["decks_public"] == "always" or (state["decks_public"] == "after" and moves.is_over(state))
 
@@ -63,7 +72,8 @@ def public_view(state: dict, now: float | None = None) -> dict:
     if rnd and rnd.get("started_at") is not None and moves.unsettled(state):
         ends = rnd["started_at"] + 60 * state["round_minutes"]
     return {
-        "name": state["name"], "game": state["game"], "format": moves.FORMATS[state["format"]],
+        "name": state["name"], "game": state["game"], "game_title": game_title(state["game"]),
+        "format": moves.FORMATS[state["format"]],
         "round": moves.current_round(state), "rounds_planned": state["rounds_planned"],
         "over": moves.is_over(state), "round_ends_at": ends,
         "seconds_left": None if ends is None else max(0, int(ends - now)),
@@ -156,7 +166,7 @@ def tv_page(state: dict, now: float | None = None, stream: str | None = None) ->
     elif view["round"] == 0:
         which = "Registration"
     timer = _clock(view["seconds_left"])
-    body = (f"<header><div><h1>{_e(view['name'])}</h1><div class='sub'>{_e(view['game'])} · "
+    body = (f"<header><div><h1>{_e(view['name'])}</h1><div class='sub'>{_e(view['game_title'])} · "
             f"{_e(view['format'])} · {_e(which)}</div></div>"
             f"<div class='timer{' over' if view['seconds_left'] == 0 else ''}' id='timer' "
             f"data-ends='{view['round_ends_at'] or ''}'>{timer}</div></header>"
@@ -203,7 +213,7 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None, stre
             entry = board[key]
             shown_name = entry["name"]
             spark = _sparkline([h["rating"] for h in entry["history"]])
-            rating_rows.append(f"<tr><td>{_e(game)}</td><td class='num'>{entry['rating']:.1f}</td>"
+            rating_rows.append(f"<tr><td>{_e(game_title(game))}</td><td class='num'>{entry['rating']:.1f}</td>"
                                f"<td class='num'>{entry['games']}</td><td>{spark}</td></tr>")
     if rating_rows:
         blocks.append("<h2>Ratings</h2><table><tr><th>Game</th><th class='num'>Rating</th>"
@@ -249,7 +259,7 @@ def player_page(states: list[dict], name: str, ratings: dict | None = None, stre
             deck += "<p>" + "; ".join(f"deck check in round {c['round']}: {'passed' if c['ok'] else 'see the organiser'}"
                                       for c in checks) + "</p>"
         dropped = " · dropped" if me["dropped"] else ""
-        event_blocks.insert(0, f"<h2>{_e(state['name'])} <span class='pts'>({_e(state['game'])})</span></h2>"
+        event_blocks.insert(0, f"<h2>{_e(state['name'])} <span class='pts'>({_e(game_title(state['game']))})</span></h2>"
                       f"<p>#{row.rank} · {row.points} points · {row.record}{dropped}</p>"
                       "<table><tr><th class='num'>Round</th><th class='num'>Table</th><th>Opponent</th>"
                       "<th>Result</th><th></th></tr>" + "".join(lines) + "</table>" + deck)
