@@ -174,20 +174,27 @@ class EventHub:
     def ratings(self) -> dict:
         """openskill over every stored game of the club, in the order played, and the events' matches no
         stored game stands for: typed by the organiser (a table offline or without a companion), or
-        corrected by the organiser — the organiser's decision then counts, not the table's record."""
+        decided by the organiser over a table's result — the organiser's decision then counts, and the
+        table's games of that match do not (they are known by ``club_event_table_games``)."""
+        with self.hub.store.read() as db:
+            linked: dict[tuple, list] = {}
+            for table, game_id, event_id, rnd, tbl in db.execute(
+                    "SELECT table_name, game_id, event_id, round, tbl FROM club_event_table_games"):
+                linked.setdefault((event_id, rnd, tbl), []).append((table, game_id))
         games, overruled = [], set()
-        for state in self.states():
+        for event in self.store.events():
+            state = self.store.state(event["id"])
             names = {p["id"]: p["name"] for p in state["players"]}
             from_tables = set()
             for rnd in state["rounds"]:
                 for p in rnd["pairings"]:
                     result = p.get("result") or {}
-                    if p["b"] is None or not result.get("game_ref"):
+                    if p["b"] is None or not result:
                         continue
                     if result.get("source") == "table":
                         from_tables.add((rnd["number"], frozenset((names[p["a"]], names[p["b"]]))))
                     else:
-                        overruled.add((result["game_ref"]["table"], result["game_ref"]["game_id"]))
+                        overruled.update(linked.get((event["id"], rnd["number"], p["table"]), []))
             games += [g for g in ratings.games_of_event(state) if (g.round, frozenset((g.a, g.b))) not in from_tables]
         games += self.club_games(frozenset(overruled))
         games.sort(key=lambda g: g.at or 0)
@@ -351,10 +358,10 @@ class EventHub:
                     action["reason"] = str(body.get("reason") or "disputed at the table")[:200]
                 self.store.act(ref["event"], action)
                 return ref["event"]
-            if body["status"] != "over" or not isinstance(body.get("result"), dict) or result:
+            if body["status"] != "over" or not isinstance(body.get("result"), dict):
                 return None
-            games = self._tally(table, body, ref, p)
-            if games is None:
+            games = self._tally(table, body, ref, p)      # kept even when the organiser has decided (ratings)
+            if games is None or result:
                 return None
             self.store.act(ref["event"], {"type": "report", **where, "games": games, "source": "table",
                                           "game_ref": {"table": table, "game_id": body["game"]}})

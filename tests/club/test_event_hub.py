@@ -210,6 +210,9 @@ def test_tables_play_their_pairings_and_both_players_confirm_or_one_disputes(bro
         wait_until(lambda: publishers["t5"].pending() == 0)
         board = event_hub.ratings()["sams"]
         assert board["ana"]["games"] == before + 1 and board["zed"]["games"] == 1
+        # Each game counted once: here table 1's from its stored record, table 2's as the organiser decided
+        # (not also the table's disputed record), the friendly game; and the first test's hand-typed result.
+        assert sum(e["games"] for e in board.values()) == 2 * (2 + 1 + 1)
         assert [h["opponent"] for h in board["zed"]["history"]] == ["Ana"]
         # The player's page: ratings with history, the games at the tables, head-to-head.
         ana = next(p["id"] for p in event_hub.store.state(ev)["players"] if p["name"] == "Ana")
