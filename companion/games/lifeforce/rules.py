@@ -44,11 +44,10 @@ from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Ru
 from companion.games.lifeforce import solo
 from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, LABEL, LIFESPAN, LOWEST, Animal,
                                                colour_label, is_stalemate_pair, own_cards, register, strengths)
-from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
+from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
 
-HAND_SIZE = 5
 # the places a player's 50 cards can be; only the hand may be corrected by touch
 MODES = ("low", "max")
 ATTACKER_ZONE = (zone_id(0, "attacker"), zone_id(1, "attacker"))
@@ -399,18 +398,11 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             duel[key] = pair
         return _with_duel(state, duel)
 
-    def _status(self, state: State, seat: int) -> str:
+    @staticmethod
+    def _status(state: State, seat: int) -> str:
         """"support 14 of 20" for the seat placing cards."""
         duel = state["duels"][-1]
-        animal = duel["animal"][seat]
-        have = duel["total"][seat]
-        if animal is None:
-            return f"support {have}, no animal yet"
-        mode = duel["mode"][seat]
-        if mode is None and ANIMALS[animal].lifespan_low is not None:
-            beast = ANIMALS[animal]
-            return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
-        return f"support {have} of {LIFESPAN[animal][mode]}"
+        return _status(duel["animal"][seat], duel["mode"][seat], duel["total"][seat])
 
     def _support_problem(self, state: State, seat: int) -> str | None:
         """Why ``seat``'s animal and support cannot stand yet, or None."""
@@ -432,20 +424,22 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
-        self._expect_builder(state, seat, "playing an animal")
-        current = state["duels"][-1]["animal"][seat]
+        phase = state["phase"]
+        if state["turn"] != seat or phase not in BUILDING:
+            self._expect_builder(state, seat, "playing an animal")
+        duel = state["duels"][-1]
+        current = duel["animal"][seat]
         if current is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
         beast = self._check_card(state, seat, card)
-        duel = state["duels"][-1]
         new = _with_duel(state, dict(duel, animal=_set(duel["animal"], seat, card), mode=_set(duel["mode"], seat, None)))
         _take_from_hand(new, seat, BIT[card])
-        verb = "attacks" if state["phase"] == "attack" else "counters"
-        text = f"{state['options']['players'][seat]} {verb} with {LABEL[card]}"
+        text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}"
         if beast.lifespan_low is not None:
             text += ": say low or max"
-        return new, [event("animal", text, seat=seat, zone=ATTACKER_ZONE[seat], card=card)]
+        # the dict event() makes, written out: this is one of the most frequent moves
+        return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
     def _declare(self, state: State, action: Action) -> tuple[State, list]:
         seat, mode = action["seat"], action.get("mode")
@@ -466,18 +460,26 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _support(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
-        self._expect_builder(state, seat, "adding support")
+        if state["turn"] != seat or state["phase"] not in BUILDING:
+            self._expect_builder(state, seat, "adding support")
         beast = self._check_card(state, seat, card)
         duel = state["duels"][-1].copy()
         support, total = duel["support"].copy(), duel["total"].copy()
         support[seat] = support[seat] + [card]
         total[seat] += beast.lifespan_max
         duel["support"], duel["total"] = support, total
-        new = _with_duel(state, duel)
-        _take_from_hand(new, seat, BIT[card])
+        duels = state["duels"].copy()
+        duels[-1] = duel
+        bit = BIT[card]
+        hand, table = state["hand"].copy(), state["table"].copy()
+        hand[seat] -= 1
+        table[seat] |= bit
+        new = state.copy()
+        new["duels"], new["hand"], new["table"] = duels, hand, table
         text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
-                + self._status(new, seat))
-        return new, [event("support", text, seat=seat, zone=SUPPORT_ZONE[seat], card=card)]
+                + _status(duel["animal"][seat], duel["mode"][seat], total[seat]))
+        # the dict event() makes, written out: the most frequent move of all
+        return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
@@ -500,24 +502,27 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _done(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
-        self._expect_builder(state, seat, "pressing done")
-        problem = self._support_problem(state, seat)
-        if problem is not None:
-            raise IllegalAction(problem)
+        phase = state["phase"]
+        if state["turn"] != seat or phase not in BUILDING:
+            self._expect_builder(state, seat, "pressing done")
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
-        name, need, have = ANIMALS[animal].name, LIFESPAN[animal][duel["mode"][seat]], duel["total"][seat]
+        need = LIFESPAN[animal].get(duel["mode"][seat]) if animal is not None else None
+        have = duel["total"][seat]
+        if need is None or have < need or (duel["mode"][seat] is None and ANIMALS[animal].lifespan_low is not None):
+            raise IllegalAction(self._support_problem(state, seat))
+        name = ANIMALS[animal].name
         players = state["options"]["players"]
         who = players[seat]
         new = state.copy()
-        if state["phase"] == "attack":
+        if phase == "attack":
             new["phase"], new["turn"] = "counter", 1 - seat
             text = (f"{who}'s attack stands: {name} {need}, support {have} ≥ {need}. "
                     f"{players[1 - seat]} counters now")
         else:
             new["phase"], new["turn"] = "resolve", None
             text = f"{who}'s counterattack stands: {name} {need}, support {have} ≥ {need}. Resolve the duel"
-        return new, [event("done", text, seat=seat)]
+        return new, [{"seat": seat, "type": "done", "text": text}]
 
     def _resolve(self, state: State, action: Action) -> tuple[State, list]:
         if state["phase"] != "resolve":
@@ -583,11 +588,13 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{self._who(state, state['battle_winner'])} won the battle and chooses "
                                 "who attacks next")
         starter = seat if kind == "call" else 1 - seat
-        new = dict(state, phase="attack", starter=starter, turn=starter, battle=state["battle"] + 1,
-                   duels=[new_duel()], battle_winner=None)
-        said = "calls" if kind == "call" else "checks"
-        return new, [event(kind, f"{self._who(state, seat)} {said}: {self._who(state, starter)} attacks "
-                                 f"first in battle {new['battle']}", seat=seat, starter=starter)]
+        battle = state["battle"] + 1
+        new = state.copy()
+        new["phase"], new["starter"], new["turn"], new["battle"] = "attack", starter, starter, battle
+        new["duels"], new["battle_winner"] = [new_duel()], None
+        players = state["options"]["players"]
+        text = f"{players[seat]} {'calls' if kind == 'call' else 'checks'}: {players[starter]} attacks first in battle {battle}"
+        return new, [{"seat": seat, "starter": starter, "type": kind, "text": text}]
 
     def _mulligan(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
@@ -711,6 +718,16 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 "winner": state["winner"], "reason": state["reason"], "battles": state["battles"],
                 "counts": [self.counts(state, s) for s in (0, 1)],
                 "result": self.result(state) if self.is_over(state) else None}
+
+def _status(animal: str | None, mode: str | None, have: int) -> str:
+    """"support 14 of 20": a seat's support ``have`` against its ``animal`` declared ``mode``."""
+    if animal is None:
+        return f"support {have}, no animal yet"
+    if mode is None and ANIMALS[animal].lifespan_low is not None:
+        beast = ANIMALS[animal]
+        return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
+    return f"support {have} of {LIFESPAN[animal][mode]}"
+
 
 def _lowest_available(state: State, seat: int) -> str | None:
     """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
