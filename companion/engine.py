@@ -138,6 +138,12 @@ class Rng:
         self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
         return self.state >> 16
 
+    def draw(self) -> int:
+        """The next raw number, 0 ≤ r < 2**48: ``randrange(n)`` for any n ≥ 2**48, without the
+        modulo (for a caller that splits one draw into several choices)."""
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
+        return self.state >> 16
+
     def randrange(self, n: int) -> int:
         if n <= 0:
             raise ValueError("randrange needs n > 0")

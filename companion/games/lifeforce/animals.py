@@ -95,12 +95,15 @@ ORDER: list[str] = list(ANIMALS)
 LABEL: dict[str, str] = {}
 LIFESPAN: dict[str, dict[str | None, int]] = {}
 LOWEST: dict[str, int] = {}
+RANGED: set[str] = set()          # the cards with a lifespan range: their player says low or max
 
 
 def _remember(beast: Animal) -> None:
     LABEL[beast.id] = beast.label()
     LIFESPAN[beast.id] = {mode: beast.lifespan(mode) for mode in (None, "low", "max")}
     LOWEST[beast.id] = beast.lifespan("low")
+    if beast.has_range:
+        RANGED.add(beast.id)
 
 
 for _beast in ANIMALS.values():

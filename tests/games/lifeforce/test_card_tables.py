@@ -65,7 +65,7 @@ def test_the_engines_tables_agree_with_every_card(every_card):
         assert animals.LABEL[card_id] == facts["label"], card_id
         assert animals.LIFESPAN[card_id] == facts["lifespan"], card_id
         assert animals.LOWEST[card_id] == facts["lowest"], card_id
-        assert beast.has_range == (facts["low"] != 0), card_id
+        assert beast.has_range == (facts["low"] != 0) == (card_id in animals.RANGED), card_id
 
 
 def test_the_fast_models_tables_agree_with_every_card(every_card):
