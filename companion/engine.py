@@ -309,11 +309,12 @@ class Rules:
         """A random legal game from setup to its end (for tests, simulate and bench)."""
         state = self.setup(self.normalise_options(options), seed)
         rng = Rng(seed ^ 0x5DEECE66D)
+        is_over, random_action, apply = self.is_over, self.random_action, self.apply   # looked up once
         for _ in range(max_actions):
-            if self.is_over(state):
+            if is_over(state):
                 return state
-            action = self.random_action(state, rng)
-            new_state, events = self.apply(state, action)
+            action = random_action(state, rng)
+            new_state, events = apply(state, action)
             if on_apply is not None:
                 on_apply(state, action, new_state, events)
             state = new_state

@@ -176,6 +176,11 @@ def name(card_id: str) -> str:
     return found.name if found else card_id
 
 
+# (colour, colour) → (first doubled, second doubled, stalemate pair): what a duel asks of two colours
+FACING = {(a, b): (STRONG_AGAINST.get(a) == b, STRONG_AGAINST.get(b) == a,
+                   a in STALEMATE_COLOURS and b in STALEMATE_COLOURS) for a in COLOURS for b in COLOURS}
+
+
 def is_stalemate_pair(colour_a: str, colour_b: str) -> bool:
     """Purple vs Green, Purple vs Purple, Green vs Green (rules text, "Other variables")."""
     return colour_a in STALEMATE_COLOURS and colour_b in STALEMATE_COLOURS

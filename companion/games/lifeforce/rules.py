@@ -46,8 +46,8 @@ from typing import Iterator
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, LABEL, LIFESPAN, LOWEST, RANGED, Animal,
-                                               colour_label, is_stalemate_pair, own_cards, register, strengths)
+from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL, LIFESPAN, LOWEST, RANGED, Animal,
+                                               colour_label, own_cards, register)
 from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
@@ -67,10 +67,13 @@ def new_duel() -> dict:
 
 
 def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
-    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair)."""
-    a, b = ANIMALS[duel["animal"][0]], ANIMALS[duel["animal"][1]]
-    s0, s1, d0, d1 = strengths(a, duel["mode"][0], b, duel["mode"][1])
-    return s0, s1, d0, d1, is_stalemate_pair(a.colour, b.colour)
+    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair):
+    :func:`~.animals.strengths` and :func:`~.animals.is_stalemate_pair`, by table."""
+    a, b = duel["animal"]
+    mode_a, mode_b = duel["mode"]
+    d0, d1, pair = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
+    s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
+    return (s0 * 2 if d0 else s0), (s1 * 2 if d1 else s1), d0, d1, pair
 
 
 def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
@@ -244,19 +247,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         animal back (or, one time in four, declares it cannot support).  One
         forfeit in 5,000 decisions.  All choices come from one draw of ``rng``.
         """
-        if "solo" not in state:
-            return self._random_action(state, rng)
-        own = solo.legal_actions(state)
-        if own:                          # the person draws for the companion first, and plays its cards
-            return own[rng.randrange(len(own))]
-        seat = state["solo"]["seat"]
-        for _ in range(100):
-            action = self._random_action(state, rng)
-            if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
-                return action
-        return self._random_action(state, rng)
-
-    def _random_action(self, state: State, rng: Rng) -> Action:
+        if "solo" in state:
+            return self._solo_random_action(state, rng)
         r = rng.draw()                      # as randrange(1 << 62) drew it
         if r % 5000 == 0:
             return {"type": "forfeit", "seat": (r >> 20) & 1}
@@ -290,6 +282,21 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 return {"type": "mulligan", "seat": r % 10}
             return {"type": "first_attacker", "seat": (r >> 8) & 1}
         raise EngineError(f"{self.name}: no action in a game that is over")
+
+    def _solo_random_action(self, state: State, rng: Rng) -> Action:
+        """:meth:`random_action` in solo play: the person draws for the companion first and plays
+        the cards it decided on; otherwise the random player's action, for the person's seat or
+        one the companion's seat may make at the table (it never looks at the companion's holder)."""
+        own = solo.legal_actions(state)
+        if own:
+            return own[rng.randrange(len(own))]
+        seat = state["solo"]["seat"]
+        table = {key: value for key, value in state.items() if key != "solo"}
+        for _ in range(100):
+            action = self.random_action(table, rng)
+            if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
+                return action
+        return self.random_action(table, rng)
 
     @staticmethod
     def _rebuild(state: State, seat: int, support: list[str]) -> Action:
@@ -370,10 +377,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
+        if _may_be_in_hand(state, seat, card):
+            return beast                    # the refusals below say why not
         bit = BIT[card]
-        if (bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]
-                                                          | state["table"][seat]) and state["hand"][seat] > 0):
-            return beast                    # the common case in one test; the refusals below say why not
         who = self._who(state, seat)
         if not bit & state["deckmask"][seat]:
             other = 1 - seat
@@ -433,12 +439,14 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if current is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
-        beast = self._check_card(state, seat, card)
+        if not _may_be_in_hand(state, seat, card):
+            self._check_card(state, seat, card)         # says why not
         new = _placed(state, seat, card, dict(duel, animal=_set(duel["animal"], seat, card),
                                               mode=_set(duel["mode"], seat, None)))
-        text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}"
-        if beast.lifespan_low is not None:
-            text += ": say low or max"
+        if card in RANGED:
+            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
+        else:
+            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}"
         # the dict event() makes, written out: this is one of the most frequent moves
         return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
@@ -463,15 +471,22 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         seat, card = action["seat"], action.get("card")
         if state["turn"] != seat or state["phase"] not in BUILDING:
             self._expect_builder(state, seat, "adding support")
-        beast = self._check_card(state, seat, card)
+        if not _may_be_in_hand(state, seat, card):
+            self._check_card(state, seat, card)         # says why not
+        beast = ANIMALS[card]
         duel = state["duels"][-1].copy()
         support, total = duel["support"].copy(), duel["total"].copy()
         support[seat] = support[seat] + [card]
         total[seat] += beast.lifespan_max
         duel["support"], duel["total"] = support, total
         new = _placed(state, seat, card, duel)
-        text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
-                + _status(duel["animal"][seat], duel["mode"][seat], total[seat]))
+        animal, mode = duel["animal"][seat], duel["mode"][seat]
+        if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
+            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
+                    f"support {total[seat]} of {LIFESPAN[animal][mode]}")
+        else:
+            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
+                    + _status(animal, mode, total[seat]))
         # the dict event() makes, written out: the most frequent move of all
         return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
@@ -750,6 +765,14 @@ def _with_duel(state: State, duel: dict) -> State:
     new = state.copy()
     new["duels"] = duels
     return new
+
+
+def _may_be_in_hand(state: State, seat: int, card) -> bool:
+    """Whether ``card`` may come from ``seat``'s hand: a card of their deck, in no known pile and not
+    in play, and the hand holds a card (the common case in one test; ``_check_card`` says why not)."""
+    bit = BIT.get(card) if isinstance(card, str) else None
+    return (bit is not None and bit & state["deckmask"][seat] != 0 and state["hand"][seat] > 0
+            and not bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]))
 
 
 def _placed(state: State, seat: int, card: str, duel: dict) -> State:

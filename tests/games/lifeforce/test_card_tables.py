@@ -96,3 +96,4 @@ def test_every_pair_of_cards_compares_as_the_rules_say(every_card):
             assert animals.strengths(beast_a, "low", beast_b, "max") == (
                 life_a * (1 + doubled_a), life_b * (1 + doubled_b), doubled_a, doubled_b)
             assert animals.is_stalemate_pair(ca, cb) == pair
+            assert animals.FACING[ca, cb] == (doubled_a, doubled_b, pair)
