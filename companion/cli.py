@@ -180,8 +180,13 @@ def cmd_repair(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.what == "engines":
-        from companion.bench import bench_engines
-        _json(bench_engines(seconds=args.seconds, only=args.game))
+        from companion.bench import AgainstError, bench_against, bench_engines
+        try:
+            _json(bench_against(args.against, seconds=args.seconds, only=args.game) if args.against
+                  else bench_engines(seconds=args.seconds, only=args.game))
+        except AgainstError as exc:
+            print(f"companion bench engines: {exc}", file=sys.stderr)
+            return 2
         return 0
     if args.what == "solo":
         from companion.solo.bench import bench_solo
@@ -281,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="modelled club time per real second (bench club; default 10; --seconds defaults to 120)")
     b.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     b.add_argument("--game", help="only this engine (bench engines); the game (bench solo, bench hands)")
+    b.add_argument("--against", action="append", metavar="COMMIT",
+                   help="bench engines: this checkout and COMMIT side by side, in CPU seconds (repeatable)")
     b.add_argument("--games", type=_positive_int, default=200, help="games per opponent (bench solo)")
     b.add_argument("--plays", type=_positive_int, default=1000,
                    help="simulated plays per game table and spidev overhead (bench rfid); "

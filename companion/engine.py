@@ -138,6 +138,12 @@ class Rng:
         self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
         return self.state >> 16
 
+    def draw(self) -> int:
+        """The next raw number, 0 ≤ r < 2**48: ``randrange(n)`` for any n ≥ 2**48, without the
+        modulo (for a caller that splits one draw into several choices)."""
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
+        return self.state >> 16
+
     def randrange(self, n: int) -> int:
         if n <= 0:
             raise ValueError("randrange needs n > 0")
@@ -203,13 +209,16 @@ class Rules:
         the game decides what the corrected count means (Sam's reopens a game a VP count ended).
         Never mutates ``state``.
         """
+        # Run on every action of every game (a random Lifeforce game is ~330), so each check is one
+        # test on the common path; the refusals' sentences are built only when one is made.
         kind = action.get("type") if isinstance(action, dict) else None
-        handler = self.MOVES.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise IllegalAction(f"{self.title} has no action {kind!r}")
+        try:
+            handler = self.MOVES[kind]
+        except (KeyError, TypeError):            # an unknown kind, or one that is not even hashable
+            raise IllegalAction(f"{self.title} has no action {kind!r}") from None
         if kind != "adjust" and self.is_over(state):
             raise IllegalAction("the game is over")
-        if kind not in self.UNSEATED and action.get("seat") not in (0, 1):
+        if action.get("seat") not in (0, 1) and kind not in self.UNSEATED:
             raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it, "
                                 f"not {action.get('seat')!r}")
         return self.dispatch(state, action, handler)
@@ -300,11 +309,12 @@ class Rules:
         """A random legal game from setup to its end (for tests, simulate and bench)."""
         state = self.setup(self.normalise_options(options), seed)
         rng = Rng(seed ^ 0x5DEECE66D)
+        is_over, random_action, apply = self.is_over, self.random_action, self.apply   # looked up once
         for _ in range(max_actions):
-            if self.is_over(state):
+            if is_over(state):
                 return state
-            action = self.random_action(state, rng)
-            new_state, events = self.apply(state, action)
+            action = random_action(state, rng)
+            new_state, events = apply(state, action)
             if on_apply is not None:
                 on_apply(state, action, new_state, events)
             state = new_state

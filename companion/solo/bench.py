@@ -80,12 +80,13 @@ def play_lifeforce_game(seed: int, solo_seat: int, opponent, think: float | None
     drives the engine, whose state is all the solo player sees besides its own hand."""
     from companion.games.lifeforce import RULES as rules, sample_decks
     from companion.games.lifeforce import playout as lf
+    from companion.games.lifeforce.solo import LifeforcePlayer
     decks = sample_decks()
     rng = random.Random(seed)
     table = lf.new_game(seed, decks)
     table.record = record = []
     state = rules.setup({"decks": decks}, seed)
-    solo = lf.LifeforcePlayer(solo_seat, seconds=think, iterations=iterations, seed=seed)
+    solo = LifeforcePlayer(solo_seat, seconds=think, iterations=iterations, seed=seed)
     table.start(rng.randrange(2))
     fed = 0
     while True:

@@ -25,9 +25,9 @@ GAMES = ("sams", "lifeforce")
 
 def make_player(game: str, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
     """The solo player of ``game``: :class:`SamsPlayer`, or
-    :class:`companion.games.lifeforce.playout.LifeforcePlayer` for Lifeforce Battle."""
+    :class:`companion.games.lifeforce.solo.LifeforcePlayer` for Lifeforce Battle."""
     if game == "lifeforce":
-        from companion.games.lifeforce.playout import LifeforcePlayer
+        from companion.games.lifeforce.solo import LifeforcePlayer
         return LifeforcePlayer(seat, seconds=seconds, iterations=iterations, seed=seed)
     if game == "sams":
         return SamsPlayer(seat, seconds=seconds, iterations=iterations, seed=seed)

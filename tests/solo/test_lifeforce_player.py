@@ -4,6 +4,7 @@ from itertools import combinations
 
 from companion.games.lifeforce import RULES, sample_decks
 from companion.games.lifeforce import playout as model
+from companion.games.lifeforce.solo import LifeforcePlayer
 from companion.solo.bench import play_lifeforce_game
 
 DECKS = sample_decks()
@@ -53,7 +54,7 @@ def test_the_move_never_depends_on_the_opponents_hidden_hand():
         decisions = []
         for game in (g, other):
             state = _engine_state(record)            # the table: the same in both games
-            player = model.LifeforcePlayer(0, seconds=None, iterations=300, seed=5)
+            player = LifeforcePlayer(0, seconds=None, iterations=300, seed=5)
             player.hand = [model.card_id(c) for c in game.hand[0]]
             decisions.append(player.choose(state))
         assert decisions[0] == decisions[1]

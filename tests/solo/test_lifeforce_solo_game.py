@@ -331,7 +331,7 @@ def test_the_companions_choice_never_depends_on_cards_it_has_not_seen():
     decisions = []
     for seed, north in ((1, 1), (2, 7)):
         state, _north_hand = _south_to_counter(seed, north)
-        player = model.LifeforcePlayer(SOLO, seconds=None, iterations=300, seed=5)
+        player = solo.LifeforcePlayer(SOLO, seconds=None, iterations=300, seed=5)
         decisions.append(player.decide(state))
     assert decisions[0] == decisions[1]
     assert decisions[0]["choice"] == "build"

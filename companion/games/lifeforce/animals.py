@@ -95,12 +95,15 @@ ORDER: list[str] = list(ANIMALS)
 LABEL: dict[str, str] = {}
 LIFESPAN: dict[str, dict[str | None, int]] = {}
 LOWEST: dict[str, int] = {}
+RANGED: set[str] = set()          # the cards with a lifespan range: their player says low or max
 
 
 def _remember(beast: Animal) -> None:
     LABEL[beast.id] = beast.label()
     LIFESPAN[beast.id] = {mode: beast.lifespan(mode) for mode in (None, "low", "max")}
     LOWEST[beast.id] = beast.lifespan("low")
+    if beast.has_range:
+        RANGED.add(beast.id)
 
 
 for _beast in ANIMALS.values():
@@ -171,6 +174,11 @@ def animal(card_id: str) -> Animal:
 def name(card_id: str) -> str:
     found = ANIMALS.get(card_id)
     return found.name if found else card_id
+
+
+# (colour, colour) → (first doubled, second doubled, stalemate pair): what a duel asks of two colours
+FACING = {(a, b): (STRONG_AGAINST.get(a) == b, STRONG_AGAINST.get(b) == a,
+                   a in STALEMATE_COLOURS and b in STALEMATE_COLOURS) for a in COLOURS for b in COLOURS}
 
 
 def is_stalemate_pair(colour_a: str, colour_b: str) -> bool:

@@ -13,6 +13,7 @@ An empty list means the deck is legal.
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ from companion.cards import DATA_DIR
 from companion.games.lifeforce.animals import ANIMALS, COLOURS, GAME, colour_label, name
 
 DECK_SIZE = 50
+HAND_SIZE = 5             # a starting hand, and what both draw up to after a battle
 MIN_PER_COLOUR = 5
 MAX_PER_COLOUR = {"green": 10, "purple": 10}
 DECKS_FILE = DATA_DIR / GAME / "decks.json"
@@ -28,9 +30,20 @@ DECKS_FILE = DATA_DIR / GAME / "decks.json"
 _TIMES = {2: "twice", 3: "three times"}
 
 
+# Decks found legal, remembered: every game's setup checks both decks, and a benchmark or a search
+# sets up thousands of games with the same two.  A legal deck stays legal while the program runs
+# (cards are only ever added, and a card's values never change), so only legal decks are kept.
+_LEGAL: set[tuple] = set()
+
+
 def validate_deck(card_ids) -> list[str]:
     """Every way ``card_ids`` breaks the deck building rules; [] for a legal deck."""
     ids = list(card_ids)
+    try:
+        if tuple(ids) in _LEGAL:
+            return []
+    except TypeError:                    # an unhashable entry: not a card id, said below
+        pass
     problems = []
     if len(ids) != DECK_SIZE:
         problems.append(f"{len(ids)} card{'' if len(ids) == 1 else 's'}: exactly {DECK_SIZE} needed")
@@ -48,6 +61,8 @@ def validate_deck(card_ids) -> list[str]:
         limit = MAX_PER_COLOUR.get(colour)
         if limit is not None and n > limit:
             problems.append(f"{n} {colour_label(colour)}: at most {limit} allowed")
+    if not problems and len(_LEGAL) < 1000:
+        _LEGAL.add(tuple(ids))
     return problems
 
 
@@ -58,6 +73,12 @@ def load_decks(path: str | Path = DECKS_FILE) -> dict[str, dict]:
 
 
 def sample_decks() -> list[list[str]]:
-    """The two shipped sample decks (North's, South's): legal and with no card in common."""
+    """The two shipped sample decks (North's, South's): legal and with no card in common (new lists
+    each time; the file is read once)."""
+    return [list(cards) for cards in _sample_decks()]
+
+
+@functools.cache
+def _sample_decks() -> tuple[tuple[str, ...], ...]:
     decks = load_decks()
-    return [decks["north-sample"]["cards"], decks["south-sample"]["cards"]]
+    return tuple(decks["north-sample"]["cards"]), tuple(decks["south-sample"]["cards"])

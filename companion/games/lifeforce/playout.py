@@ -38,9 +38,7 @@ from itertools import permutations
 from operator import itemgetter
 
 from companion.games.lifeforce import animals as catalogue
-from companion.games.lifeforce import solo as table
-from companion.games.lifeforce.decks import DECK_SIZE, sample_decks
-from companion.games.lifeforce.rules import HAND_SIZE
+from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks
 
 COLOUR_INDEX = {c: i for i, c in enumerate(catalogue.COLOURS)}          # red … green; purple, green ≥ 4
 PG = frozenset(COLOUR_INDEX[c] for c in catalogue.STALEMATE_COLOURS)
@@ -826,76 +824,6 @@ def random_move(g: Game, rng: random.Random) -> tuple:
     if g.stage == "call":
         return CALL if rng.random() < 0.5 else CHECK
     return random_build(g.hand[g.turn], rng.random)
-
-
-# ---- the solo seat ------------------------------------------------------------------------------
-class LifeforcePlayer:
-    """A seat of Lifeforce Battle played by search (:func:`companion.solo.search.search`).
-
-    It decides a whole build at once (the animal, low or max, the support) and, after
-    winning a battle, whether to call or check.  It knows the engine's state — all of it
-    public in Lifeforce — and its own :attr:`hand` (card ids; the caller keeps it, at a
-    real table from the hand pad), and nothing else.  ``seconds`` bounds the thinking per
-    decision; ``iterations`` bounds it by deals instead (for tests that must not depend on
-    the machine).  ``seed`` makes its choices repeatable.
-    """
-
-    def __init__(self, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
-        self.seat = seat
-        self.seconds = seconds
-        self.iterations = iterations
-        self.rng = random.Random(seed)
-        self.hand: list[str] = []
-
-    def choose_move(self, state: dict) -> tuple:
-        """The macro move (see the module's docstring) this seat makes now."""
-        from companion.solo.search import search
-        phase, seat = state["phase"], self.seat
-        if phase == "call":
-            if state["battle_winner"] != seat:
-                raise ValueError("this seat did not win the battle")
-        elif phase not in ("attack", "counter") or state["turn"] != seat:
-            raise ValueError("it is not this seat's turn to place cards")
-        elif state["duels"][-1]["animal"][seat] is not None or state["duels"][-1]["support"][seat]:
-            raise ValueError("this seat has already placed cards in this duel")
-        info = InfoSet(state, seat, self.hand)
-        if phase != "call":
-            options = builds(info.hand)
-            if len(options) == 1:
-                return options[0]
-        before = [len(info.grave[0]), len(info.grave[1])]
-        return search(info.sample, seat, lambda g: battle_value(g, seat, before), self.rng,
-                      iterations=self.iterations, seconds=self.seconds)
-
-    def choose(self, state: dict) -> list[dict]:
-        """The engine actions of :meth:`choose_move`, in the order they are made."""
-        return to_actions(self.seat, self.choose_move(state))
-
-    # ---- at the table (solo play) ------------------------------------------------------------
-    def decide(self, state: dict) -> dict:
-        """The ``solo_decide`` action of the companion's seat in a solo game, now.
-
-        Its hand is the engine's ``solo`` holder (the cards tapped on its hand pad); the rest
-        is :meth:`choose_move`'s information set.  Before battle 1 it keeps its starting hand
-        or takes a new one (:func:`weak_hand`); a build names holder slots, never faces.
-        """
-        seat = self.seat
-        self.hand = table.solo_hand(state)
-        base = {"type": "solo_decide", "seat": seat, "at": table.decision_point(state)}
-        now = table.moment(state)
-        if now == "setup":
-            deck = state["options"]["decks"][seat]
-            return {**base, "choice": "mulligan" if weak_hand(self.hand, deck) else "keep"}
-        if now == "build" and not builds([INDEX[c] for c in self.hand]):
-            return {**base, "choice": "cannot_support"}
-        move = self.choose_move(state)
-        if move in (CALL, CHECK):
-            return {**base, "choice": move[0]}
-        animal, low, support = move
-        slot_of = {INDEX[c]: n for n, c in enumerate(state["solo"]["slots"]) if c is not None}
-        return {**base, "choice": "build", "animal": slot_of[animal],
-                "mode": ("low" if low else "max") if LOW[animal] else None,
-                "support": sorted(slot_of[c] for c in support)}
 
 
 # ---- the starting hand --------------------------------------------------------------------------

@@ -39,16 +39,19 @@ never shows.
 """
 from __future__ import annotations
 
+from itertools import compress, islice
+from operator import not_
+from typing import Iterator
+
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, GAME, LABEL, LIFESPAN, LOWEST, Animal,
-                                               colour_label, is_stalemate_pair, own_cards, register, strengths)
-from companion.games.lifeforce.decks import DECK_SIZE, sample_decks, validate_deck
+from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL, LIFESPAN, LOWEST, RANGED, Animal,
+                                               colour_label, own_cards, register)
+from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
 
-HAND_SIZE = 5
 # the places a player's 50 cards can be; only the hand may be corrected by touch
 MODES = ("low", "max")
 ATTACKER_ZONE = (zone_id(0, "attacker"), zone_id(1, "attacker"))
@@ -64,10 +67,13 @@ def new_duel() -> dict:
 
 
 def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
-    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair)."""
-    a, b = ANIMALS[duel["animal"][0]], ANIMALS[duel["animal"][1]]
-    s0, s1, d0, d1 = strengths(a, duel["mode"][0], b, duel["mode"][1])
-    return s0, s1, d0, d1, is_stalemate_pair(a.colour, b.colour)
+    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair):
+    :func:`~.animals.strengths` and :func:`~.animals.is_stalemate_pair`, by table."""
+    a, b = duel["animal"]
+    mode_a, mode_b = duel["mode"]
+    d0, d1, pair = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
+    s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
+    return (s0 * 2 if d0 else s0), (s1 * 2 if d1 else s1), d0, d1, pair
 
 
 def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
@@ -174,8 +180,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
     # ---- what may happen -----------------------------------------------------
     def _available(self, state: State, seat: int) -> list[str]:
         """Cards of ``seat``'s deck that may be in the hand: not in play, not known in a pile."""
-        out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
-        return [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
+        return list(_not_out(state, seat))
 
     def legal_actions(self, state: State) -> list[Action]:
         actions = self._legal_actions(state)
@@ -243,18 +248,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         forfeit in 5,000 decisions.  All choices come from one draw of ``rng``.
         """
         if "solo" in state:
-            own = solo.legal_actions(state)
-            if own:                      # the person draws for the companion first, and plays its cards
-                return own[rng.randrange(len(own))]
-            seat = state["solo"]["seat"]
-            for _ in range(100):
-                action = self._random_action(state, rng)
-                if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
-                    return action
-        return self._random_action(state, rng)
-
-    def _random_action(self, state: State, rng: Rng) -> Action:
-        r = rng.randrange(1 << 62)
+            return self._solo_random_action(state, rng)
+        r = rng.draw()                      # as randrange(1 << 62) drew it
         if r % 5000 == 0:
             return {"type": "forfeit", "seat": (r >> 20) & 1}
         r //= 5000
@@ -269,7 +264,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                     return self._rebuild(state, seat, support)
                 return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
             mode = duel["mode"][seat]
-            if mode is None and ANIMALS[animal].lifespan_low is not None:
+            if mode is None and animal in RANGED:
                 return {"type": "declare", "seat": seat, "mode": "low" if duel["support"][seat] else MODES[r & 1]}
             if duel["total"][seat] >= LIFESPAN[animal][mode]:
                 return {"type": "done", "seat": seat}
@@ -287,6 +282,21 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 return {"type": "mulligan", "seat": r % 10}
             return {"type": "first_attacker", "seat": (r >> 8) & 1}
         raise EngineError(f"{self.name}: no action in a game that is over")
+
+    def _solo_random_action(self, state: State, rng: Rng) -> Action:
+        """:meth:`random_action` in solo play: the person draws for the companion first and plays
+        the cards it decided on; otherwise the random player's action, for the person's seat or
+        one the companion's seat may make at the table (it never looks at the companion's holder)."""
+        own = solo.legal_actions(state)
+        if own:
+            return own[rng.randrange(len(own))]
+        seat = state["solo"]["seat"]
+        table = {key: value for key, value in state.items() if key != "solo"}
+        for _ in range(100):
+            action = self.random_action(table, rng)
+            if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
+                return action
+        return self.random_action(table, rng)
 
     @staticmethod
     def _rebuild(state: State, seat: int, support: list[str]) -> Action:
@@ -315,14 +325,11 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 return card
             r //= n
         # then the (r mod k)-th of the k available cards in deck order, counted on the deck's
-        # bitmask (a deck's cards are all different) and found without listing them all
-        k = r % (state["deckmask"][seat] & ~out).bit_count()
-        for card in deck:
-            if not BIT[card] & out:
-                if not k:
-                    return card
-                k -= 1
-        raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
+        # bitmask (a deck's cards are all different)
+        k = (state["deckmask"][seat] & ~out).bit_count()
+        if not k:
+            raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
+        return next(islice(_not_out(state, seat), r % k, None))
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
@@ -370,10 +377,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
+        if _may_be_in_hand(state, seat, card):
+            return beast                    # the refusals below say why not
         bit = BIT[card]
-        if (bit & state["deckmask"][seat] and not bit & (state["graveyard"][seat] | state["discard"][seat]
-                                                          | state["table"][seat]) and state["hand"][seat] > 0):
-            return beast                    # the common case in one test; the refusals below say why not
         who = self._who(state, seat)
         if not bit & state["deckmask"][seat]:
             other = 1 - seat
@@ -399,18 +405,11 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             duel[key] = pair
         return _with_duel(state, duel)
 
-    def _status(self, state: State, seat: int) -> str:
+    @staticmethod
+    def _status(state: State, seat: int) -> str:
         """"support 14 of 20" for the seat placing cards."""
         duel = state["duels"][-1]
-        animal = duel["animal"][seat]
-        have = duel["total"][seat]
-        if animal is None:
-            return f"support {have}, no animal yet"
-        mode = duel["mode"][seat]
-        if mode is None and ANIMALS[animal].lifespan_low is not None:
-            beast = ANIMALS[animal]
-            return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
-        return f"support {have} of {LIFESPAN[animal][mode]}"
+        return _status(duel["animal"][seat], duel["mode"][seat], duel["total"][seat])
 
     def _support_problem(self, state: State, seat: int) -> str | None:
         """Why ``seat``'s animal and support cannot stand yet, or None."""
@@ -432,20 +431,24 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
-        self._expect_builder(state, seat, "playing an animal")
-        current = state["duels"][-1]["animal"][seat]
+        phase = state["phase"]
+        if state["turn"] != seat or phase not in BUILDING:
+            self._expect_builder(state, seat, "playing an animal")
+        duel = state["duels"][-1]
+        current = duel["animal"][seat]
         if current is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
-        beast = self._check_card(state, seat, card)
-        duel = state["duels"][-1]
-        new = _with_duel(state, dict(duel, animal=_set(duel["animal"], seat, card), mode=_set(duel["mode"], seat, None)))
-        _take_from_hand(new, seat, BIT[card])
-        verb = "attacks" if state["phase"] == "attack" else "counters"
-        text = f"{state['options']['players'][seat]} {verb} with {LABEL[card]}"
-        if beast.lifespan_low is not None:
-            text += ": say low or max"
-        return new, [event("animal", text, seat=seat, zone=ATTACKER_ZONE[seat], card=card)]
+        if not _may_be_in_hand(state, seat, card):
+            self._check_card(state, seat, card)         # says why not
+        new = _placed(state, seat, card, dict(duel, animal=_set(duel["animal"], seat, card),
+                                              mode=_set(duel["mode"], seat, None)))
+        if card in RANGED:
+            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
+        else:
+            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}"
+        # the dict event() makes, written out: this is one of the most frequent moves
+        return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
     def _declare(self, state: State, action: Action) -> tuple[State, list]:
         seat, mode = action["seat"], action.get("mode")
@@ -466,18 +469,26 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _support(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
-        self._expect_builder(state, seat, "adding support")
-        beast = self._check_card(state, seat, card)
+        if state["turn"] != seat or state["phase"] not in BUILDING:
+            self._expect_builder(state, seat, "adding support")
+        if not _may_be_in_hand(state, seat, card):
+            self._check_card(state, seat, card)         # says why not
+        beast = ANIMALS[card]
         duel = state["duels"][-1].copy()
         support, total = duel["support"].copy(), duel["total"].copy()
         support[seat] = support[seat] + [card]
         total[seat] += beast.lifespan_max
         duel["support"], duel["total"] = support, total
-        new = _with_duel(state, duel)
-        _take_from_hand(new, seat, BIT[card])
-        text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
-                + self._status(new, seat))
-        return new, [event("support", text, seat=seat, zone=SUPPORT_ZONE[seat], card=card)]
+        new = _placed(state, seat, card, duel)
+        animal, mode = duel["animal"][seat], duel["mode"][seat]
+        if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
+            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
+                    f"support {total[seat]} of {LIFESPAN[animal][mode]}")
+        else:
+            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
+                    + _status(animal, mode, total[seat]))
+        # the dict event() makes, written out: the most frequent move of all
+        return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
@@ -500,24 +511,27 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _done(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
-        self._expect_builder(state, seat, "pressing done")
-        problem = self._support_problem(state, seat)
-        if problem is not None:
-            raise IllegalAction(problem)
+        phase = state["phase"]
+        if state["turn"] != seat or phase not in BUILDING:
+            self._expect_builder(state, seat, "pressing done")
         duel = state["duels"][-1]
         animal = duel["animal"][seat]
-        name, need, have = ANIMALS[animal].name, LIFESPAN[animal][duel["mode"][seat]], duel["total"][seat]
+        need = LIFESPAN[animal].get(duel["mode"][seat]) if animal is not None else None
+        have = duel["total"][seat]
+        if need is None or have < need or (duel["mode"][seat] is None and animal in RANGED):
+            raise IllegalAction(self._support_problem(state, seat))
+        name = ANIMALS[animal].name
         players = state["options"]["players"]
         who = players[seat]
         new = state.copy()
-        if state["phase"] == "attack":
+        if phase == "attack":
             new["phase"], new["turn"] = "counter", 1 - seat
             text = (f"{who}'s attack stands: {name} {need}, support {have} ≥ {need}. "
                     f"{players[1 - seat]} counters now")
         else:
             new["phase"], new["turn"] = "resolve", None
             text = f"{who}'s counterattack stands: {name} {need}, support {have} ≥ {need}. Resolve the duel"
-        return new, [event("done", text, seat=seat)]
+        return new, [{"seat": seat, "type": "done", "text": text}]
 
     def _resolve(self, state: State, action: Action) -> tuple[State, list]:
         if state["phase"] != "resolve":
@@ -583,11 +597,13 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{self._who(state, state['battle_winner'])} won the battle and chooses "
                                 "who attacks next")
         starter = seat if kind == "call" else 1 - seat
-        new = dict(state, phase="attack", starter=starter, turn=starter, battle=state["battle"] + 1,
-                   duels=[new_duel()], battle_winner=None)
-        said = "calls" if kind == "call" else "checks"
-        return new, [event(kind, f"{self._who(state, seat)} {said}: {self._who(state, starter)} attacks "
-                                 f"first in battle {new['battle']}", seat=seat, starter=starter)]
+        battle = state["battle"] + 1
+        new = state.copy()
+        new["phase"], new["starter"], new["turn"], new["battle"] = "attack", starter, starter, battle
+        new["duels"], new["battle_winner"] = [new_duel()], None
+        players = state["options"]["players"]
+        text = f"{players[seat]} {'calls' if kind == 'call' else 'checks'}: {players[starter]} attacks first in battle {battle}"
+        return new, [{"seat": seat, "starter": starter, "type": kind, "text": text}]
 
     def _mulligan(self, state: State, action: Action) -> tuple[State, list]:
         seat = action["seat"]
@@ -712,11 +728,28 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 "counts": [self.counts(state, s) for s in (0, 1)],
                 "result": self.result(state) if self.is_over(state) else None}
 
+def _status(animal: str | None, mode: str | None, have: int) -> str:
+    """"support 14 of 20": a seat's support ``have`` against its ``animal`` declared ``mode``."""
+    if animal is None:
+        return f"support {have}, no animal yet"
+    if mode is None and animal in RANGED:
+        beast = ANIMALS[animal]
+        return f"support {have}; say low ({beast.lifespan_low}) or max ({beast.lifespan_max})"
+    return f"support {have} of {LIFESPAN[animal][mode]}"
+
+
+def _not_out(state: State, seat: int) -> Iterator[str]:
+    """The cards of ``seat``'s deck, in deck order, that may be in the hand: not in play, not known
+    in a pile.  (The filter runs in C, map over map: the random player asks this late in a game,
+    when it runs over most of a 50-card deck.)"""
+    out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+    deck = state["options"]["decks"][seat]
+    return compress(deck, map(not_, map(out.__and__, map(BIT.__getitem__, deck))))
+
+
 def _lowest_available(state: State, seat: int) -> str | None:
     """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
-    out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
-    available = [c for c in state["options"]["decks"][seat] if not BIT[c] & out]
-    return min(available, key=LOWEST.__getitem__) if available else None
+    return min(_not_out(state, seat), key=LOWEST.__getitem__, default=None)
 
 
 def _set(values: list, seat: int, value) -> list:
@@ -734,11 +767,25 @@ def _with_duel(state: State, duel: dict) -> State:
     return new
 
 
-def _take_from_hand(new: State, seat: int, bit: int) -> None:
-    hand, table = new["hand"].copy(), new["table"].copy()
+def _may_be_in_hand(state: State, seat: int, card) -> bool:
+    """Whether ``card`` may come from ``seat``'s hand: a card of their deck, in no known pile and not
+    in play, and the hand holds a card (the common case in one test; ``_check_card`` says why not)."""
+    bit = BIT.get(card) if isinstance(card, str) else None
+    return (bit is not None and bit & state["deckmask"][seat] != 0 and state["hand"][seat] > 0
+            and not bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]))
+
+
+def _placed(state: State, seat: int, card: str, duel: dict) -> State:
+    """A new state in which ``seat`` has put ``card`` from its hand on the table, in the current
+    duel, which becomes ``duel``; everything else is shared with ``state``."""
+    duels = state["duels"].copy()
+    duels[-1] = duel
+    hand, table = state["hand"].copy(), state["table"].copy()
     hand[seat] -= 1
-    table[seat] |= bit
-    new["hand"], new["table"] = hand, table
+    table[seat] |= BIT[card]
+    new = state.copy()
+    new["duels"], new["hand"], new["table"] = duels, hand, table
+    return new
 
 
 def _return_to_hand(new: State, seat: int, bit: int) -> None:

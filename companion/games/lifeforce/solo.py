@@ -24,14 +24,22 @@ A card of the holder put anywhere else is refused with the slot it goes back
 to, never with its face; so is any card of the companion's deck whose face the
 table has not seen.  The companion's cards lie in ``state["solo"]["slots"]``,
 which no view shows (:func:`view` gives only which slots hold a card).
+
+The companion's thinking is :class:`LifeforcePlayer` at the end of this module: search
+(:mod:`companion.solo.search`) over the fast model of :mod:`.playout`, which deals the hands the
+companion cannot see.
 """
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 from companion import holder
 from companion.engine import Action, IllegalAction, State, event, hidden_event
 from companion.games.lifeforce.animals import ANIMALS, BIT
+from companion.games.lifeforce.playout import (CALL, CHECK, INDEX, LOW, InfoSet, battle_value, builds, to_actions,
+                                               weak_hand)
+from companion.solo.search import search
 
 HOLDER_SLOTS = 5        # a hand never holds more than 5 cards (draw to 5)
 BUILDING = ("attack", "counter")
@@ -378,3 +386,72 @@ def refuse_direct(state: State, action: Action) -> None:
         raise IllegalAction(f"{who} decides that itself" + (f": {told}" if told else ""))
     if kind == "adjust":
         raise IllegalAction(f"{who}'s hand is what its holder holds: tap the cards drawn for it on its hand pad")
+
+
+# ---- the companion's thinking ------------------------------------------------------------------
+class LifeforcePlayer:
+    """A seat of Lifeforce Battle played by search (:func:`companion.solo.search.search`).
+
+    It decides a whole build at once (the animal, low or max, the support) and, after
+    winning a battle, whether to call or check.  It knows the engine's state — all of it
+    public in Lifeforce — and its own :attr:`hand` (card ids; the caller keeps it, at a
+    real table from the hand pad), and nothing else.  ``seconds`` bounds the thinking per
+    decision; ``iterations`` bounds it by deals instead (for tests that must not depend on
+    the machine).  ``seed`` makes its choices repeatable.
+    """
+
+    def __init__(self, seat: int, seconds: float | None = 0.15, iterations: int | None = None, seed: int = 0):
+        self.seat = seat
+        self.seconds = seconds
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        self.hand: list[str] = []
+
+    def choose_move(self, state: dict) -> tuple:
+        """The macro move (see the module's docstring) this seat makes now."""
+        phase, seat = state["phase"], self.seat
+        if phase == "call":
+            if state["battle_winner"] != seat:
+                raise ValueError("this seat did not win the battle")
+        elif phase not in ("attack", "counter") or state["turn"] != seat:
+            raise ValueError("it is not this seat's turn to place cards")
+        elif state["duels"][-1]["animal"][seat] is not None or state["duels"][-1]["support"][seat]:
+            raise ValueError("this seat has already placed cards in this duel")
+        info = InfoSet(state, seat, self.hand)
+        if phase != "call":
+            options = builds(info.hand)
+            if len(options) == 1:
+                return options[0]
+        before = [len(info.grave[0]), len(info.grave[1])]
+        return search(info.sample, seat, lambda g: battle_value(g, seat, before), self.rng,
+                      iterations=self.iterations, seconds=self.seconds)
+
+    def choose(self, state: dict) -> list[dict]:
+        """The engine actions of :meth:`choose_move`, in the order they are made."""
+        return to_actions(self.seat, self.choose_move(state))
+
+    # ---- at the table (solo play) ------------------------------------------------------------
+    def decide(self, state: dict) -> dict:
+        """The ``solo_decide`` action of the companion's seat in a solo game, now.
+
+        Its hand is the engine's ``solo`` holder (the cards tapped on its hand pad); the rest
+        is :meth:`choose_move`'s information set.  Before battle 1 it keeps its starting hand
+        or takes a new one (:func:`weak_hand`); a build names holder slots, never faces.
+        """
+        seat = self.seat
+        self.hand = solo_hand(state)
+        base = {"type": "solo_decide", "seat": seat, "at": decision_point(state)}
+        now = moment(state)
+        if now == "setup":
+            deck = state["options"]["decks"][seat]
+            return {**base, "choice": "mulligan" if weak_hand(self.hand, deck) else "keep"}
+        if now == "build" and not builds([INDEX[c] for c in self.hand]):
+            return {**base, "choice": "cannot_support"}
+        move = self.choose_move(state)
+        if move in (CALL, CHECK):
+            return {**base, "choice": move[0]}
+        animal, low, support = move
+        slot_of = {INDEX[c]: n for n, c in enumerate(state["solo"]["slots"]) if c is not None}
+        return {**base, "choice": "build", "animal": slot_of[animal],
+                "mode": ("low" if low else "max") if LOW[animal] else None,
+                "support": sorted(slot_of[c] for c in support)}
