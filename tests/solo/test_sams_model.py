@@ -71,8 +71,13 @@ def replay_and_compare(seed: int, moves_first: int = 0, **options) -> None:
             assert game.count[seat][lane] == len(cards)
 
 
-def test_fast_path_agrees_with_the_engine_over_10000_random_games():
-    for seed in range(10_000):
+#: Games per run of the suite.  Issue 17's full count (10,000) still runs as
+#: ``python -m tests.solo.test_sams_model 10000``; the suite checks a quarter of it.
+SUITE_GAMES = 2_500
+
+
+def test_fast_path_agrees_with_the_engine_over_random_games(games: int = SUITE_GAMES):
+    for seed in range(games):
         replay_and_compare(seed)
 
 
@@ -86,7 +91,7 @@ def test_fast_path_agrees_with_the_engine_under_each_variant(options):
 def test_playouts_that_start_mid_turn_agree_with_the_engine():
     """The search plays out from wherever its tree stops: any turn, any number of cards
     already played this turn, after a swap or not."""
-    for seed in range(2000):
+    for seed in range(1000):
         replay_and_compare(seed, moves_first=30)
 
 
@@ -206,3 +211,9 @@ def test_a_determinization_deals_the_unseen_cards_evenly(steps):
     assert sum(where["discard"].values()) == 6000 * (state["discard"] - len(info.known_discard))
     for counts in where.values():
         assert set(counts) <= unknown and (not counts or uniform_enough(counts, len(unknown)))
+
+
+if __name__ == "__main__":
+    import sys
+    test_fast_path_agrees_with_the_engine_over_random_games(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    print("agree: true")
