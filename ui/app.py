@@ -1,4 +1,4 @@
-"""``run_app(config, source, outputs)``: the touchscreen app, as ``companion run`` starts it.
+"""``run_app(config, source, outputs, road, store)``: the touchscreen app, as ``companion run`` starts it.
 
 Kivy reads its window settings and the command line when it is first
 imported, so this module imports nothing from Kivy at the top: ``run_app``
@@ -153,25 +153,25 @@ def open_window():
     return Window
 
 
-def make_app(config, source, outputs, store=None):
-    """The app object, wired to the table source and outputs (the window opens on run).
+def make_app(config, source, outputs, road, store=None):
+    """The app object, wired to the table source, the outputs and the input road (the window opens on run).
 
-    One input road (:class:`companion.inputs.InputRoad`) takes every input into the
-    game: the buttons' presses here, the table's pad events when the app starts
-    (``AppController.start_source``), the screens' touches and the companion's seat."""
-    from companion.inputs import InputRoad
+    ``road`` (:class:`companion.inputs.InputRoad`, built by the composition root,
+    :func:`ui.main.open_road`) takes every input into the game: the table's pad events
+    when the app starts (``AppController.start_source``), the buttons' presses, the
+    screens' touches and the companion's seat.  Its owner closes it, not the app."""
     from ui.controller import AppController
     from ui.root import CompanionApp
-    road = InputRoad()
-    outputs.send_presses_to(road)
-    return CompanionApp(AppController(config, source, outputs, store=store, road=road),
+    return CompanionApp(AppController(config, source, outputs, road, store=store),
                         on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs, store=None) -> int:
+def run_app(config, source, outputs, road, store) -> int:
     """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed.
 
-    No screen to draw on: one sentence on stderr and exit 2 (never a window nobody sees)."""
+    The caller owns ``road`` and ``store`` and closes them (the road first: what was handed
+    over is applied before the store closes).  No screen to draw on: one sentence on stderr
+    and exit 2 (never a window nobody sees)."""
     configure_kivy(config.size, config.fullscreen)
     try:
         open_window()
@@ -181,10 +181,5 @@ def run_app(config, source, outputs, store=None) -> int:
         for part in (outputs, source):
             getattr(part, "close", lambda: None)()
         return 2
-    app = make_app(config, source, outputs, store=store)
-    try:
-        app.run()
-    finally:
-        app.controller.road.close()                    # what was handed over is applied, then the store closes
-        app.controller.store.close()
+    make_app(config, source, outputs, road, store=store).run()
     return 0

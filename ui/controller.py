@@ -8,7 +8,7 @@ Screens never hold a session, a store or a source of their own; they read
     controller.bind(on_pad_event=...)                  # a tag appeared on / left a pad
 
 Every input enters the game by one road (:class:`companion.inputs.InputRoad`,
-wired in :func:`ui.app.make_app`): the table source hands its pad events to
+built by the composition root, :func:`ui.main.open_road`): the table source hands its pad events to
 it, the buttons their presses, the companion's seat its decisions and the
 screens their touches (:meth:`AppController.act`, which waits for its own
 refusal sentence).  The road applies them in turn on its own thread; this
@@ -58,16 +58,16 @@ class AppController(EventDispatcher):
 
     __events__ = ("on_session_events", "on_pad_event")
 
-    def __init__(self, config, source, outputs, store: Store | None = None, road: InputRoad | None = None,
-                 **kwargs):
+    def __init__(self, config, source, outputs, road: InputRoad, store: Store | None = None, **kwargs):
         super().__init__(**kwargs)
         self.config = config
         self.source = source
         self.outputs = outputs
         self.store = store if store is not None else Store(config.database)
         self.simulated = source.simulated
-        #: every input's way into the game (pad events, presses, touches, the companion's seat)
-        self.road = road if road is not None else InputRoad()
+        #: every input's way into the game (pad events, presses, touches, the companion's seat);
+        #: the composition root builds and closes it (ui.main.open_road)
+        self.road = road
         self._pad_taker = None
         self._stop_watching = self.road.watch_pads(self._pad_seen)
         self._catalogues: dict[str, Catalogue] = {}
