@@ -182,6 +182,7 @@ def run_child(config, source, outputs, road, seconds: float) -> None:
                 if screen.result_view is not None:
                     screen.result_view.dismiss()
                 controller.act(action)
+                controller.road.join()                   # a touch does not wait for the road; the bench does
                 EventLoop.idle()
                 continue
             zone, card_id = scan
