@@ -122,27 +122,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
     def players(state: State) -> list[str]:
         return state["options"]["players"]
 
-    @staticmethod
-    def owner(state: State, creature_id: str) -> int | None:
-        for seat in (0, 1):
-            if creature_id in state["decks"][seat]:
-                return seat
-        return None
-
-    @staticmethod
-    def where(state: State, seat: int, creature_id: str) -> tuple:
-        """("ready",) / ("deployed", slot) / ("resting", n) / ("removed",) / ("absent",)."""
-        if creature_id in state["resting"][seat]:
-            return ("resting", state["resting"][seat][creature_id])
-        if creature_id in state["ready"][seat]:
-            return ("ready",)
-        for i, slot in enumerate(state["slots"]):
-            if slot is not None and any(r["id"] == creature_id for r in slot["piles"][seat]):
-                return ("deployed", i)
-        if creature_id in state["removed"][seat]:
-            return ("removed",)
-        return ("absent",)
-
     def early_end_leader(self, state: State) -> int | None:
         """The seat holding 50 % of all lands + 1, when the early end is on."""
         if not state["options"]["early_end"]:

@@ -191,7 +191,29 @@ def confirm_action(rules, state: State, seat: int) -> Action | None:
 
 class TerritoryTable:
     """The table part of :class:`~.rules.TerritoryRules`: zones, what a card on a pad means, the button
-    (and its proposal for Round End step 3), and where a card that may not be deployed belongs."""
+    (and its proposal for Round End step 3), whose a creature is and where it lies, and where one that may
+    not be deployed belongs."""
+
+    @staticmethod
+    def owner(state: State, creature_id: str) -> int | None:
+        for seat in (0, 1):
+            if creature_id in state["decks"][seat]:
+                return seat
+        return None
+
+    @staticmethod
+    def where(state: State, seat: int, creature_id: str) -> tuple:
+        """("ready",) / ("deployed", slot) / ("resting", n) / ("removed",) / ("absent",)."""
+        if creature_id in state["resting"][seat]:
+            return ("resting", state["resting"][seat][creature_id])
+        if creature_id in state["ready"][seat]:
+            return ("ready",)
+        for i, slot in enumerate(state["slots"]):
+            if slot is not None and any(r["id"] == creature_id for r in slot["piles"][seat]):
+                return ("deployed", i)
+        if creature_id in state["removed"][seat]:
+            return ("removed",)
+        return ("absent",)
 
     def zones(self, options: dict) -> list[Zone]:
         return zones(options)
