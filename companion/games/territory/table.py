@@ -33,6 +33,12 @@ def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
     return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
 
 
+def other_side(label: str, card: str, player: str, owner: int) -> IllegalAction:
+    """A creature put on the wrong player's pad: it goes on its owner's side (named to its owner only)."""
+    return refusal(f"{label} is {player}'s creature: it goes on {player}'s side",
+                   f"{card} is {player}'s creature: it goes on {player}'s side", owner)
+
+
 def land_zone(seat: int, slot: int) -> str:
     """Zone of ``seat``'s pile in front of land ``slot`` (0-based): "0.land1" … "1.land5"."""
     return f"{seat}.land{slot + 1}"
@@ -117,8 +123,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
                           f"{mine} was not registered in either deck; decks are fixed once the game has started",
                           seat)
         if owner != seat:
-            raise refusal(f"{label} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
-                          f"{mine} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
+            raise other_side(label, mine, players[owner], owner)
         at = rules.where(state, seat, card_id)
         if at[0] == "resting":
             raise refusal(f"{label} still has {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it belongs on the "
@@ -263,8 +268,7 @@ class TerritoryTable:
             return refusal(f"{name(cid)} is not in {players[seat]}'s registered deck",
                            f"{card} is not in {players[seat]}'s registered deck", seat)
         if owner != seat:
-            return refusal(f"{name(cid)} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
-                           f"{card} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
+            return other_side(name(cid), card, players[owner], owner)
         at = self.where(state, seat, cid)
         if at[0] == "resting":
             return refusal(f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays "
