@@ -115,9 +115,10 @@ class InputRoad:
 
     def touch(self, action: dict) -> Future:
         """A touched action, handed over like a pad event: never waits.  Its verdict goes to the
-        session's listeners (see the module); with no game open by the time it is applied (the
-        game was closed meanwhile) there is nobody to tell, and nothing happens."""
-        return self._enqueue(lambda session: _touched(session, action))
+        session's listeners (see the module).  It is for the game open when it was made: if that
+        game was closed or replaced by the time the road comes to it, nothing happens."""
+        meant = self._session
+        return self._enqueue(lambda session: _touched(session if session is meant else None, action))
 
     def act(self, action: dict) -> list:
         """A decided action (the companion's seat, on its own thread): waits; raises
