@@ -11,12 +11,16 @@ the same moment are applied one after the other in a known order::
     source.start(road.submit)          # pad events: hand over and go on (never waits)
     road.attach(session)               # the game the road feeds (None: no game open)
     road.confirm(seat)                 # a button press: waits for its own result (a button's thread)
-    road.act(action)                   # a touch: waits, raises IllegalAction with the players' sentence
+    road.touch(action)                 # a touch: hand over and go on; its verdict reaches the listeners
+    road.act(action)                   # the companion's decision: waits, raises IllegalAction (its own thread)
     road.join()                        # until everything handed over has been applied (tests)
 
 What happens is not returned to whoever listens: the session tells its
 listeners (the screen, the lights, the companion's seat) after every change,
-from the road's thread.
+from the road's thread.  A touch's verdict travels the same way: the action's
+events when it is applied, a ``rejected`` event with the players' sentence
+(redacted for the shared screen like a refused scan's) when it is not, so the
+screen never waits for the road.
 
 Pad events are also shown to :meth:`watch_pads` watchers (the screen lights a
 pad that has a tag on it) before they go on.  A screen that scans with the pads
@@ -31,7 +35,7 @@ import threading
 from concurrent.futures import Future
 from typing import Callable
 
-from companion.engine import IllegalAction
+from companion.engine import IllegalAction, event, rejected_event
 from companion.table import PadEvent
 
 log = logging.getLogger(__name__)
@@ -115,8 +119,16 @@ class InputRoad:
             return work(self._session)
         return self._enqueue(work).result(timeout)
 
+    def touch(self, action: dict) -> Future:
+        """A touched action, handed over like a pad event: never waits.  Its verdict goes to the
+        session's listeners (see the module).  It is for the game open when it was made: if that
+        game was closed or replaced by the time the road comes to it, nothing happens."""
+        meant = self._session
+        return self._enqueue(lambda session: _touched(session if session is meant else None, action))
+
     def act(self, action: dict) -> list:
-        """A touched or decided action; raises :class:`IllegalAction` (no game: "no game is running")."""
+        """A decided action (the companion's seat, on its own thread): waits; raises
+        :class:`IllegalAction` (no game: "no game is running")."""
         return self.call(lambda s: _need(s).act(action))
 
     def confirm(self, seat: int) -> list:
@@ -199,6 +211,24 @@ class InputRoad:
             session.report([{"type": "rejected", "pad": ev.pad,
                              "text": f"The card on pad {ev.pad} could not be read into the game: {exc}"}])
             return []
+
+
+def _touched(session, action: dict) -> list:
+    """A touch applied on the road; a refusal becomes a ``rejected`` event for the listeners."""
+    if session is None:
+        return []
+    try:
+        return session.act(action)
+    except IllegalAction as exc:
+        return session.report([rejected_event(exc, **_seat_of(action))])
+    except Exception as exc:                   # a fault still gets its sentence; the road goes on
+        log.exception("a touch could not be applied")
+        return session.report([event("rejected", f"That could not be done: {exc}", **_seat_of(action))])
+
+
+def _seat_of(action: dict) -> dict:
+    seat = action.get("seat")
+    return {"seat": seat} if seat in (0, 1) else {}
 
 
 def _need(session):

@@ -254,13 +254,3 @@ class Debouncer:
         """Pads where a card answers but cannot be read right now."""
         with self._lock:
             return sorted(self._unresolved)
-
-    def forget_pad(self, pad: str, t: float) -> list[PadEvent]:
-        """Everything on ``pad`` gone at once (its reader was removed from the table)."""
-        with self._lock:
-            runs = self._runs.pop(pad, {})
-            self._unresolved.pop(pad, None)
-            events = []
-            for uid in sorted(set(runs) | {u for u, p in self._owner.items() if p == pad}):
-                events.extend(self._settle(uid, t))
-            return events

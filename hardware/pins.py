@@ -126,9 +126,6 @@ class PinProfile:
     def seat_leds(self) -> list[LedSpec]:
         return [led for led in self.leds if not led.is_lane]
 
-    def lane_leds(self) -> list[LedSpec]:
-        return [led for led in self.leds if led.is_lane]
-
 
 def parse_pins(doc: dict, source: str, pads: list[str] | None = None) -> PinProfile:
     """The LEDs, buttons and buzzer of a table profile document (``TableProfile.raw``).

@@ -1,4 +1,4 @@
-"""``run_app(config, source, outputs)``: the touchscreen app, as ``companion run`` starts it.
+"""``run_app(config, source, outputs, road, store)``: the touchscreen app, as ``companion run`` starts it.
 
 Kivy reads its window settings and the command line when it is first
 imported, so this module imports nothing from Kivy at the top: ``run_app``
@@ -153,26 +153,26 @@ def open_window():
     return Window
 
 
-def make_app(config, source, outputs, store=None):
-    """The app object, wired to the table source and outputs (the window opens on run).
+def make_app(config, source, outputs, road, store=None):
+    """The app object, wired to the table source, the outputs and the input road (the window opens on run).
 
-    One input road (:class:`companion.inputs.InputRoad`) takes every input into the
-    game: the buttons' presses here, the table's pad events when the app starts
-    (``AppController.start_source``), the screens' touches and the companion's seat."""
-    from companion.inputs import InputRoad
+    ``road`` (:class:`companion.inputs.InputRoad`, built by the composition root,
+    :func:`ui.main.open_road`) takes every input into the game: the table's pad events
+    when the app starts (``AppController.start_source``), the buttons' presses, the
+    screens' touches and the companion's seat.  Its owner closes it, not the app."""
     from ui.controller import AppController
     from ui.root import CompanionApp
-    road = InputRoad()
-    outputs.send_presses_to(road)
-    return CompanionApp(AppController(config, source, outputs, store=store, road=road),
+    return CompanionApp(AppController(config, source, outputs, road, store=store),
                         on_first_frame=on_first_frame)
 
 
-def run_app(config, source, outputs, store=None, event_table=None) -> int:
+def run_app(config, source, outputs, road, store, event_table=None) -> int:
     """Open the app (full screen unless ``--windowed`` or ``--size``) and run until it is closed.
 
-    ``event_table``: a club table's part in events (ui.eventwiring shows the pairings over the app).
-    No screen to draw on: one sentence on stderr and exit 2 (never a window nobody sees)."""
+    The caller owns ``road`` and ``store`` and closes them (the road first: what was handed
+    over is applied before the store closes).  ``event_table``: a club table's part in events
+    (ui.eventwiring shows the pairings over the app).  No screen to draw on: one sentence on
+    stderr and exit 2 (never a window nobody sees)."""
     configure_kivy(config.size, config.fullscreen)
     try:
         open_window()
@@ -182,13 +182,9 @@ def run_app(config, source, outputs, store=None, event_table=None) -> int:
         for part in (outputs, source):
             getattr(part, "close", lambda: None)()
         return 2
-    app = make_app(config, source, outputs, store=store)
+    app = make_app(config, source, outputs, road, store=store)
     if event_table is not None:
         from ui.eventwiring import EventOverlay
         app.bind(on_start=lambda *_: setattr(app, "event_overlay", EventOverlay(app, event_table)))
-    try:
-        app.run()
-    finally:
-        app.controller.road.close()                    # what was handed over is applied, then the store closes
-        app.controller.store.close()
+    app.run()
     return 0

@@ -121,11 +121,11 @@ FIRST_READING_AFTER = 48
 SETTLE_SECONDS = 7.0
 
 
-def run_child(config, source, outputs, seconds: float) -> None:
+def run_child(config, source, outputs, road, seconds: float) -> None:
     """The child: the real app, driven frame by frame; prints FIRST_FRAME, then one JSON line."""
     from ui.app import configure_kivy, make_app
     configure_kivy((800, 480), False)
-    app = make_app(config, source, outputs)
+    app = make_app(config, source, outputs, road)
     # The simulated table emits its PadEvents on the thread that placed the card (here the main
     # one, between frames); a real reader emits them on its worker thread.  The bench hands
     # each event to a worker thread first, so it reaches the app the way a real reader's does
@@ -182,6 +182,7 @@ def run_child(config, source, outputs, seconds: float) -> None:
                 if screen.result_view is not None:
                     screen.result_view.dismiss()
                 controller.act(action)
+                controller.road.join()                   # a touch does not wait for the road; the bench does
                 EventLoop.idle()
                 continue
             zone, card_id = scan

@@ -8,10 +8,10 @@ Screens never hold a session, a store or a source of their own; they read
     controller.bind(on_pad_event=...)                  # a tag appeared on / left a pad
 
 Every input enters the game by one road (:class:`companion.inputs.InputRoad`,
-wired in :func:`ui.app.make_app`): the table source hands its pad events to
+built by the composition root, :func:`ui.main.open_road`): the table source hands its pad events to
 it, the buttons their presses, the companion's seat its decisions and the
-screens their touches (:meth:`AppController.act`, which waits for its own
-refusal sentence).  The road applies them in turn on its own thread; this
+screens their touches (:meth:`AppController.act`, which hands over and goes on:
+a refusal comes back as a ``rejected`` event, like a refused scan's).  The road applies them in turn on its own thread; this
 controller never relays a pad event, it only follows: the session's changes
 and the pads' sightings are handed to the Kivy main thread
 (:func:`on_main_thread`) before any widget sees them.  The hand-over wakes the
@@ -58,16 +58,16 @@ class AppController(EventDispatcher):
 
     __events__ = ("on_session_events", "on_pad_event")
 
-    def __init__(self, config, source, outputs, store: Store | None = None, road: InputRoad | None = None,
-                 **kwargs):
+    def __init__(self, config, source, outputs, road: InputRoad, store: Store | None = None, **kwargs):
         super().__init__(**kwargs)
         self.config = config
         self.source = source
         self.outputs = outputs
         self.store = store if store is not None else Store(config.database)
         self.simulated = source.simulated
-        #: every input's way into the game (pad events, presses, touches, the companion's seat)
-        self.road = road if road is not None else InputRoad()
+        #: every input's way into the game (pad events, presses, touches, the companion's seat);
+        #: the composition root builds and closes it (ui.main.open_road)
+        self.road = road
         self._pad_taker = None
         self._stop_watching = self.road.watch_pads(self._pad_seen)
         self._catalogues: dict[str, Catalogue] = {}
@@ -212,9 +212,9 @@ class AppController(EventDispatcher):
             on_main_thread(lambda _dt: self._show_changes())
 
     def _show_changes(self) -> None:
-        """On the main thread: every change not shown yet, in the order the session made them.  A
-        touch calls it as soon as the road has applied it, so the screen that sent it sees its
-        effect before it goes on (as when it applied the touch itself)."""
+        """On the main thread: every change not shown yet, in the order the session made them (undo
+        and redo call it as soon as the road has applied them, so their screen sees the effect
+        before it goes on)."""
         while True:
             with self._changes_lock:
                 if not self._changes:
@@ -239,18 +239,15 @@ class AppController(EventDispatcher):
 
     # ---- actions from touches --------------------------------------------------
     def act(self, action: dict) -> str | None:
-        """A touched action, onto the input road; returns the players' sentence when it is not allowed.
+        """A touched action, handed to the input road like a pad event: never waits for it.
 
-        It waits for its own answer (the banner shows it), as long as the road takes to
-        apply what was handed over before it: never a reader's or a button's wait."""
+        The verdict comes back as the session's events (:meth:`on_session_events`, on the
+        main thread): the action's own when it was applied, a ``rejected`` event with the
+        players' sentence when it was not, which the table screen's banner shows.  Returns a
+        sentence only when no game is open (nothing to hand it to)."""
         if self.session is None:
             return "no game is running"
-        try:
-            self.road.act(action)
-        except IllegalAction as exc:
-            return str(exc)
-        finally:
-            self._show_changes()
+        self.road.touch(action)
         return None
 
     def undo(self) -> str | None:

@@ -2,7 +2,7 @@
 
 The one module that knows all three packages: ``companion`` (the core),
 ``hardware`` (readers, LEDs, buttons) and ``ui`` (the Kivy app).  It wires a
-table source, a session, the outputs and the app together for ``run``, and
+table source, the input road, the outputs and the app together for ``run``, and
 starts ``doctor`` and the hardware and screen benchmarks; every other command is
 the core's own (:mod:`companion.cli`).  The imports sit in the handlers so that
 ``companion games`` or ``replay`` load neither Kivy nor a driver.
@@ -60,11 +60,25 @@ def cmd_run(args) -> int:
     from companion.club.eventtable import EventTable
     from ui.app import run_app
     try:
-        return run_app(config, source, outputs, store=store,
-                       event_table=EventTable(store, publisher) if publisher is not None else None)
+        with open_road(outputs) as road:               # closed (what was handed over applied) before the store
+            return run_app(config, source, outputs, road, store,
+                           event_table=EventTable(store, publisher) if publisher is not None else None)
     finally:
         if publisher is not None:
             publisher.close()
+        store.close()
+
+
+def open_road(outputs):
+    """The one input road (:class:`companion.inputs.InputRoad`) with the table's button presses on it.
+
+    Built here, the composition root, and owned by whoever calls this: close it (``with
+    open_road(outputs) as road:``) before the store, so that what was handed over is applied
+    first.  The app only uses it (:func:`ui.app.make_app`)."""
+    from companion.inputs import InputRoad
+    road = InputRoad()
+    outputs.send_presses_to(road)
+    return road
 
 
 def _show_fault(config, error) -> int:
@@ -139,7 +153,9 @@ def bench_ui_child(args) -> int:
     from ui.bench import run_child
     config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="bench-ui-")), profile_path=None, sim=True,
                        fullscreen=False, size=(800, 480))
-    run_child(config, open_table_source(config), open_outputs(config), args.seconds)
+    outputs = open_outputs(config)
+    with open_road(outputs) as road:
+        run_child(config, open_table_source(config), outputs, road, args.seconds)
     return 0
 
 

@@ -190,14 +190,13 @@ def tell(record: dict, whole_views: bool = True) -> Story:
     are what the History's step-through needs and the summary does not.
     """
     rules = games.get(record["game"])
-    options = rules.normalise_options(record.get("options") or {})
-    players = list(options.get("players") or ["North", "South"])
-    story = Story(record["game"], rules.title, players)
 
     def shown(state) -> dict:
         view = rules.view(state, None)
         return view if whole_views else {"counters": view.get("counters", [])}
-    story.start_view = shown(rules.setup(options, record["seed"]))
+    start = rules.view(rules.setup(record.get("options") or {}, record["seed"]), None)   # the core normalises
+    story = Story(record["game"], rules.title, list(start["players"]))
+    story.start_view = start if whole_views else {"counters": start.get("counters", [])}
 
     def step(n, action, state, events):
         texts = [redact_event(e, None) for e in events]

@@ -42,6 +42,18 @@ def scratch() -> Path:
     return Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def one_parser():
+    """The command line's real parser, built once for the module: building it is most of what a
+    ``companion replay`` costs in-process (argparse looks up translations for every help text), and
+    it is the same parser every time; what each input meets (parsing the argv, the command) is not cached."""
+    from companion import cli
+    built = cli.build_parser()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "build_parser", lambda: built)
+        yield
+
+
 def run_cli(*argv) -> tuple[int, str, str]:
     """``companion …`` in this process; any exception escaping ``main`` is a traceback a user would see."""
     out, err = io.StringIO(), io.StringIO()

@@ -57,7 +57,8 @@ def test_a_scan_and_a_press_from_two_threads_are_applied_on_the_road_in_the_orde
     assert pressed and pressed[0] and sams.state["round"] == 2
 
 
-def test_a_touch_waits_for_its_refusal_and_the_game_is_unchanged(sams, road):
+def test_a_decision_waits_for_its_refusal_and_the_game_is_unchanged(sams, road):
+    """``act``: the companion's seat, on its own thread, waits for its answer (a touch does not, below)."""
     road.attach(sams)
     with pytest.raises(IllegalAction):
         road.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.7h"})
@@ -96,3 +97,35 @@ def test_an_input_that_fails_does_not_stop_the_road(sams, road):
     assert isinstance(failed.exception(5), ZeroDivisionError)
     road.act({"type": "play", "seat": 0, "lane": 0, "card": "sams.7h"})
     assert len(sams.actions) == 1
+
+
+def test_a_touch_never_waits_and_its_refusal_reaches_the_listeners_with_the_rules_sentence(sams, road):
+    action = {"type": "next_round", "seat": 0}
+    with pytest.raises(IllegalAction) as refused:
+        sams.rules.apply(sams.state, action)
+    heard = []
+    sams.subscribe(lambda _s, events: heard.append(events))
+    road.attach(sams)
+    gate = threading.Event()
+    road.submit(lambda _s: gate.wait(10))                  # busy: the touch must not wait for this
+    road.touch(action)
+    assert heard == [] and not road.join(0)
+    gate.set()
+    assert road.join()
+    assert heard == [[{"type": "rejected", "text": str(refused.value), "seat": 0}]]
+    assert sams.actions == []
+
+
+def test_a_touch_is_for_the_game_open_when_it_was_made(store, road):
+    """A touch still on the road when its game is replaced is dropped, never applied to the new game."""
+    old, new = Session.start(store, "sams", seed=3), Session.start(store, "sams", seed=4)
+    heard = []
+    new.subscribe(lambda _s, events: heard.append(events))
+    road.attach(old)
+    gate = threading.Event()
+    road.submit(lambda _s: gate.wait(10))
+    road.touch(new.rules.legal_actions(new.state)[0])       # one the new game would take
+    road.attach(new)
+    gate.set()
+    assert road.join()
+    assert old.actions == [] and new.actions == [] and heard == []

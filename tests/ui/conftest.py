@@ -1,7 +1,7 @@
 """One real Kivy window for every UI test (Kivy opens one window per process).
 
 The app is built exactly as `companion run --sim` builds it: the composition
-root's table source (the simulated table made of emulated RC522 readers, read
+root's input road, table source (the simulated table made of emulated RC522 readers, read
 by the real driver) and outputs, a real SQLite store, the real screens.  Tests
 drive it with touches through the window and pad events from the simulated
 table, and read what it shows.
@@ -39,12 +39,15 @@ def app(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     config = AppConfig(data_dir=data, profile_path=None, sim=True, fullscreen=False, size=(800, 480))
     uiapp.configure_kivy((800, 480), False)
-    application = uiapp.make_app(config, open_table_source(config), open_outputs(config))
-    application._run_prepare()            # App.run() without the blocking loop: tests drive the frames
-    from ui import harness
-    harness.frames(3)
-    yield application
-    application.stop()
+    from ui.main import open_road
+    outputs = open_outputs(config)
+    with open_road(outputs) as road:      # the composition root's road, as `companion run` opens it
+        application = uiapp.make_app(config, open_table_source(config), outputs, road)
+        application._run_prepare()        # App.run() without the blocking loop: tests drive the frames
+        from ui import harness
+        harness.frames(3)
+        yield application
+        application.stop()
 
 
 @pytest.fixture

@@ -22,6 +22,8 @@ def shots_window(width: int, height: int):
     config = AppConfig(data_dir=Path(tempfile.mkdtemp(prefix="shots-")), profile_path=None, sim=True,
                        fullscreen=False, size=(width, height))
     uiapp.configure_kivy((width, height), False)
-    app = uiapp.make_app(config, open_table_source(config), open_outputs(config))
+    from ui.main import open_road
+    outputs = open_outputs(config)
+    app = uiapp.make_app(config, open_table_source(config), outputs, open_road(outputs))   # lives as the process does
     app._run_prepare()
     return app

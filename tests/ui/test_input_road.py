@@ -1,6 +1,9 @@
 """Issue 26: a card on the (simulated) table enters the game by the input road, never through the screen."""
 import threading
 
+import pytest
+
+from companion.engine import IllegalAction
 from companion.tags import virtual_uid
 from ui import harness
 
@@ -27,3 +30,25 @@ def test_a_placed_card_is_applied_on_the_road_and_the_screen_only_follows(home):
         assert session.actions == [] and set(changed_on) == {app.controller.road.thread}
     finally:
         stop()
+
+
+def test_a_touch_never_waits_for_a_busy_road_and_its_refusal_still_reaches_the_banner(home):
+    """A touch is handed over like a pad event: while the road is busy (a slow reader's event, a
+    listener) the screen goes on, and the verdict comes back by the session's events."""
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    action = {"type": "next_round", "seat": 0}                  # nothing played yet: the rules refuse it
+    with pytest.raises(IllegalAction) as refused:
+        session.rules.apply(session.state, action)
+    gate = threading.Event()
+    app.controller.road.submit(lambda _session: gate.wait(30))  # the road is busy until the gate opens
+    try:
+        screen.send(action)                                     # returns while the road is still blocked
+        assert not gate.is_set() and not app.controller.road.join(0)
+        assert screen.ids.banner.text != str(refused.value)
+    finally:
+        gate.set()
+    harness.frames(2)                                           # the road applies it; a Clock tick shows it
+    assert screen.ids.banner.shown and screen.ids.banner.text == str(refused.value)
+    assert session.actions == []

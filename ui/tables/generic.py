@@ -445,7 +445,8 @@ class TableScreen(Screen):
 
     # ---- touches -----------------------------------------------------------------------
     def send(self, action: dict) -> None:
-        """A touched action: into the session; a refusal is shown in the banner."""
+        """A touched action: onto the input road, never waiting; a refusal comes back as a
+        ``rejected`` event, which the banner shows (:meth:`_on_session_events`)."""
         before = self.before_action(action)
         problem = self.controller.act(action)
         if problem:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from companion.cards import CatalogueError, parse_catalogue
+from companion.cards import CatalogueError, parse_catalogue, read_players_file
 
 from .cards import GAME, CardError, Creature, Land, build_catalogue, load
 from .pricing import MAX_FINAL_COST, price
@@ -90,6 +90,24 @@ def admit(document: dict) -> list[str]:
     for card in cards:
         _DEFINED[card.id] = json.dumps(card.as_dict(), sort_keys=True)
     return [card.id for card in cards]
+
+
+def in_game(options: dict, card_id: str) -> bool:
+    """A shipped card, or one of the players' own cards the game was set up with (``options["cards"]``)."""
+    if card_id in SHIPPED:
+        return True
+    own = options.get("cards") or {}
+    return any(isinstance(c, dict) and c.get("id") == card_id for c in own.get("cards", []))
+
+
+def players_cards() -> dict | None:
+    """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
+    return read_players_file(GAME)     # shared checks; a broken file refuses the start in one sentence
+
+
+def deck_cost(creatures) -> int:
+    """Rules, Deck Building: a creature deck costs its creatures' Final Costs added up."""
+    return sum(FINAL_COST[c] for c in creatures)
 
 
 def name(card_id: str) -> str:

@@ -39,14 +39,13 @@ ability before its land was revealed.
 """
 from __future__ import annotations
 
-from companion.cards import read_players_file
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
                               hidden_event)
 
 from .cards import CardError, Effect
-from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, SHIPPED, STARS, admit,
-                        name)
-from .table import NOT_IN_GAME, SLOTS, TerritoryTable, land_zone, ready_zone, refusal
+from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, admit, deck_cost,
+                        in_game, name, players_cards)
+from .table import NOT_IN_GAME, SLOTS, TerritoryTable, land_zone, ready_zone
 from .view import TerritoryView
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
@@ -88,7 +87,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         cards = options.pop("cards", None)
         merged = super().normalise_options(options)
         if cards is None:
-            cards = _players_card_file()
+            cards = players_cards()
         if cards is not None:
             merged["cards"] = cards
         return merged
@@ -122,35 +121,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
     @staticmethod
     def players(state: State) -> list[str]:
         return state["options"]["players"]
-
-    @staticmethod
-    def in_game(state: State, card_id: str) -> bool:
-        """A shipped card, or one of the players' own cards this game was set up with (``options["cards"]``)."""
-        if card_id in SHIPPED:
-            return True
-        own = state["options"].get("cards") or {}
-        return any(isinstance(c, dict) and c.get("id") == card_id for c in own.get("cards", []))
-
-    @staticmethod
-    def owner(state: State, creature_id: str) -> int | None:
-        for seat in (0, 1):
-            if creature_id in state["decks"][seat]:
-                return seat
-        return None
-
-    @staticmethod
-    def where(state: State, seat: int, creature_id: str) -> tuple:
-        """("ready",) / ("deployed", slot) / ("resting", n) / ("removed",) / ("absent",)."""
-        if creature_id in state["resting"][seat]:
-            return ("resting", state["resting"][seat][creature_id])
-        if creature_id in state["ready"][seat]:
-            return ("ready",)
-        for i, slot in enumerate(state["slots"]):
-            if slot is not None and any(r["id"] == creature_id for r in slot["piles"][seat]):
-                return ("deployed", i)
-        if creature_id in state["removed"][seat]:
-            return ("removed",)
-        return ("absent",)
 
     def early_end_leader(self, state: State) -> int | None:
         """The seat holding 50 % of all lands + 1, when the early end is on."""
@@ -216,34 +186,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         return any(slot == battle or any(e.scope == "all_lands" for e in ability.effects)
                    for slot, _, _, ability, _ in self.usable(state, seat))
 
-    def totals_if_fought_now(self, state: State) -> list[int]:
-        """The totals the land being fought would give if both players passed now."""
-        after, _ = self._resolve(state, [])
-        return next(b for b in reversed(after["battles"])
-                    if b["slot"] == state["battle"] and b["round"] == state["round"])["totals"]
-
-    def default_recovery(self, state: State, seat: int) -> list[list]:
-        """The screen's proposal for Round End step 3: each land takes a counter off the creature
-        closest to ready (lands that remove more go first, onto a creature they favour)."""
-        resting = dict(state["resting"][seat])
-        claimed = state["claimed"][seat]
-        order = sorted(range(len(claimed)), key=lambda i: -max((e.amount for e in LANDS[claimed[i]].effects
-                                                                 if e.kind == "recovery"), default=1))
-        uses = []
-        for i in order:
-            if not resting:
-                break
-            land = LANDS[claimed[i]]
-            cid = min(resting, key=lambda c: (-min(land.recovery_for(CREATURES[c]), resting[c]), resting[c],
-                                              -CREATURES[c].base_power, c))
-            uses.append([i, cid])
-            left = resting[cid] - land.recovery_for(CREATURES[cid])
-            if left <= 0:
-                del resting[cid]
-            else:
-                resting[cid] = left
-        return uses
-
     # ---- what may happen now -------------------------------------------------------
     def legal_actions(self, state: State) -> list[Action]:
         phase = state["phase"]
@@ -255,7 +197,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 if state["done"][seat]:
                     continue
                 taken = set(state["decks"][0]) | set(state["decks"][1])
-                room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in state["decks"][seat])
+                room = state["options"]["deck_budget"] - deck_cost(state["decks"][seat])
                 actions += [{"type": "register", "seat": seat, "creature": c} for c in CREATURE_IDS
                             if c not in taken and FINAL_COST[c] <= room]
                 actions += [{"type": "unregister", "seat": seat, "creature": c} for c in state["decks"][seat]]
@@ -338,7 +280,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             return {"type": "recover", "seat": seat, "uses": uses}
         # register: build a random deck within the budget, with at least one creature that has power
         deck = state["decks"][seat]
-        room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in deck)
+        room = state["options"]["deck_budget"] - deck_cost(deck)
         strong = any(CREATURES[c].base_power > 0 for c in deck)
         if strong and rng.randrange(max(2, 12 - len(deck))) == 0:
             return {"type": "done", "seat": seat}
@@ -372,21 +314,19 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if cid not in CREATURES:
             raise IllegalAction(f"{name(cid)} is not a creature of the Territory catalogue"
                                 + (" (it is a land: lands are dealt from the land deck)" if cid in LANDS else ""))
-        if not self.in_game(state, cid):
+        if not in_game(state["options"], cid):
             raise IllegalAction(NOT_IN_GAME.format(name(cid)))
         other = self.owner(state, cid)
         if other is not None:
             raise IllegalAction(f"{name(cid)} is already in {players[other]}'s deck")
         deck = state["decks"][seat]
-        cost = sum(FINAL_COST[c] for c in deck) + FINAL_COST[cid]
+        cost = deck_cost(deck) + FINAL_COST[cid]
         budget = state["options"]["deck_budget"]
         if cost > budget:
             raise IllegalAction(f"{name(cid)} costs {FINAL_COST[cid]}: {players[seat]}'s deck would cost {cost}, "
                                 f"over the agreed {budget}")
-        decks = list(state["decks"])
-        decks[seat] = deck + [cid]
-        done = list(state["done"])
-        done[seat] = False
+        decks = _with(state["decks"], seat, deck + [cid])
+        done = _with(state["done"], seat, False)
         new = dict(state, decks=decks, done=done)
         return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
                                                 f"to their deck: {len(decks[seat])} creatures, cost {cost}/{budget}",
@@ -402,8 +342,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             raise IllegalAction(f"{name(cid)} is not in {self.players(state)[seat]}'s deck")
         decks = list(state["decks"])
         decks[seat] = [c for c in decks[seat] if c != cid]
-        done = list(state["done"])
-        done[seat] = False
+        done = _with(state["done"], seat, False)
         who = self.players(state)[seat]
         return dict(state, decks=decks, done=done), [
             hidden_event("unregistered", f"{who} takes {name(cid)} out of their deck",
@@ -421,8 +360,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             raise IllegalAction(f"{who} is already done; waiting for {self.players(state)[1 - seat]}")
         if phase == "register" and not state["decks"][seat]:
             raise IllegalAction(f"{who} has not scanned any creature onto their ready pad yet")
-        done = list(state["done"])
-        done[seat] = True
+        done = _with(state["done"], seat, True)
         new = dict(state, done=done)
         text = {"register": f"{who}'s deck is registered",
                 "deploy": f"{who} has finished deploying",
@@ -432,7 +370,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             return new, events
         if phase == "register":
             new["ready"] = [list(new["decks"][0]), list(new["decks"][1])]
-            costs = [sum(FINAL_COST[c] for c in d) for d in new["decks"]]
+            costs = [deck_cost(d) for d in new["decks"]]
             events.append(event("decks", f"Decks registered: {self.players(state)[0]} {len(new['decks'][0])} creatures "
                                          f"(cost {costs[0]}), {self.players(state)[1]} {len(new['decks'][1])} "
                                          f"(cost {costs[1]})", costs=costs))
@@ -459,13 +397,13 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             raise IllegalAction(f"{name(land_id)} is not a land"
                                 + (" (it is a creature: deploy it on one of your land pads)"
                                    if land_id in CREATURES else " of the Territory catalogue"))
-        if not self.in_game(state, land_id):
+        if not in_game(state["options"], land_id):
             raise IllegalAction(NOT_IN_GAME.format(name(land_id)))
         if state["land_deck"] <= 0:
             raise IllegalAction("the land deck is empty (correct its count if a land is left)")
         slot = state["slots"].index(None)
-        slots = list(state["slots"])
-        slots[slot] = {"land": land_id, "piles": [[], []], "fought": False, "winner": None}
+        slots = _with(state["slots"], slot, {"land": land_id, "piles": [[], []], "fought": False,
+                                             "winner": None})
         new = dict(state, slots=slots, land_deck=state["land_deck"] - 1)
         land = LANDS[land_id]
         passive = land.passive_text()
@@ -496,47 +434,14 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         ready = list(state["ready"])
         ready[seat] = mine = list(ready[seat])
         mine.remove(cid)
-        slots = list(state["slots"])
-        entry = slots[slot]
-        piles = list(entry["piles"])
-        piles[seat] = piles[seat] + [new_deployed(cid)]
-        slots[slot] = dict(entry, piles=piles)
-        done = state["done"]
-        if done[seat]:
-            done = list(done)
-            done[seat] = False
-        land = LANDS[entry["land"]].name
+        pile = state["slots"][slot]["piles"][seat]
+        slots = _with_pile(state["slots"], slot, seat, pile + [new_deployed(cid)])
+        done = _with(state["done"], seat, False) if state["done"][seat] else state["done"]
+        land = LANDS[state["slots"][slot]["land"]].name
         return dict(state, ready=ready, slots=slots, done=done), [
             hidden_event("deployed", f"{players[seat]} deploys {name(cid)} face down at {land} (land {slot + 1})",
                          f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
                          seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
-
-    def not_ready(self, state: State, seat: int, cid: str, slot: int | None = None) -> IllegalAction:
-        """Why ``cid`` cannot be deployed by ``seat``, and where it belongs: a refusal whose full sentence names
-        the card for ``seat`` only; the other seat and the shared screen read it without the name (it would
-        have lain face down)."""
-        players = self.players(state)
-        owner = self.owner(state, cid)
-        card = "The card" + (f" on {players[seat]}'s pad at land {slot + 1}" if slot is not None else "")
-        if cid not in CREATURES:
-            text = f"{name(cid)} is not a creature" + (": lands go on the land-deck pad" if cid in LANDS else "")
-            return IllegalAction(text)          # a land is dealt face up: nothing to hide
-        if owner is None:
-            return refusal(f"{name(cid)} is not in {players[seat]}'s registered deck",
-                           f"{card} is not in {players[seat]}'s registered deck", seat)
-        if owner != seat:
-            return refusal(f"{name(cid)} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
-                           f"{card} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
-        at = self.where(state, seat, cid)
-        if at[0] == "resting":
-            return refusal(f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays "
-                           f"on the resting pile of {at[1]} until it is ready",
-                           f"{card} is resting: it stays on its resting pile until it is ready", seat)
-        if at[0] == "deployed":
-            return refusal(f"{name(cid)} is already deployed at land {at[1] + 1}",
-                           f"{card} is already deployed at another land", seat)
-        return refusal(f"{name(cid)} was removed from the game (sacrificed)",
-                       f"{card} was removed from the game (sacrificed)", seat)
 
     def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
         seat, cid = action["seat"], action.get("creature")
@@ -546,15 +451,10 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if at[0] != "deployed":
             raise IllegalAction(f"{name(cid)} is not deployed")
         slot = at[1]
-        slots = list(state["slots"])
-        entry = slots[slot]
-        piles = list(entry["piles"])
-        piles[seat] = [r for r in piles[seat] if r["id"] != cid]
-        slots[slot] = dict(entry, piles=piles)
-        ready = list(state["ready"])
-        ready[seat] = ready[seat] + [cid]
-        done = list(state["done"])
-        done[seat] = False
+        pile = state["slots"][slot]["piles"][seat]
+        slots = _with_pile(state["slots"], slot, seat, [r for r in pile if r["id"] != cid])
+        ready = _with(state["ready"], seat, state["ready"][seat] + [cid])
+        done = _with(state["done"], seat, False)
         who = self.players(state)[seat]
         return dict(state, slots=slots, ready=ready, done=done), [
             hidden_event("undeployed", f"{who} takes {name(cid)} back from land {slot + 1}",
@@ -642,8 +542,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             paid["shown"] = True          # to use an ability the player shows the card
         piles = [list(entry["piles"][0]), list(entry["piles"][1])]
         piles[seat] = [paid if r is rec else r for r in pile]
-        slots = list(state["slots"])
-        slots[slot] = dict(entry, piles=piles)
+        slots = _with(state["slots"], slot, dict(entry, piles=piles))
         new = dict(state, slots=slots)
         cost_text = ", ".join(c.text() for c in ability.costs)
         where = f" at land {slot + 1}" + (", turning it face up" if face_down else "") if slot != battle else ""
@@ -659,8 +558,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 effects_list.append({"src": cid, "seat": seat, "ability": ai, "effect": ei,
                                      "land": None if effect.scope == "all_lands" else slot})
         new["effects"] = effects_list
-        done = list(new["done"])
-        done[seat] = not self.may_activate(new, seat)
+        done = _with(new["done"], seat, not self.may_activate(new, seat))
         done[1 - seat] = not self.may_activate(new, 1 - seat)
         new["done"] = done
         if all(done):
@@ -679,14 +577,11 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if at[0] != "deployed":
             raise IllegalAction(f"{name(cid)} is not one of {self.players(state)[seat]}'s deployed creatures")
         slot = at[1]
-        rec = next(r for r in state["slots"][slot]["piles"][seat] if r["id"] == cid)
+        pile = state["slots"][slot]["piles"][seat]
+        rec = next(r for r in pile if r["id"] == cid)
         if slot <= state["battle"] or rec["shown"]:
             raise IllegalAction(f"{name(cid)} is face up already")
-        slots = list(state["slots"])
-        entry = slots[slot]
-        piles = list(entry["piles"])
-        piles[seat] = [dict(r, shown=True) if r is rec else r for r in piles[seat]]
-        slots[slot] = dict(entry, piles=piles)
+        slots = _with_pile(state["slots"], slot, seat, [dict(r, shown=True) if r is rec else r for r in pile])
         who = self.players(state)[seat]
         return dict(state, slots=slots), [
             event("shown", f"{who} turns {name(cid)} face up at land {slot + 1} to use its ability", seat=seat,
@@ -767,8 +662,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                         round_effects = round_effects + [
                             {"src": rec["id"], "seat": seat, "ability": ai, "effect": ei, "land": None}
                             for ei, e in enumerate(ability.effects) if e.scope == "all_lands" and e.kind != "damage"]
-        slots = list(state["slots"])
-        slots[slot] = dict(entry, piles=piles)
+        slots = _with(state["slots"], slot, dict(entry, piles=piles))
         state = dict(state, slots=slots, effects=round_effects)
         for src_seat, src, effect, (ai, passive) in effects:
             if passive and effect.kind == "damage":
@@ -798,13 +692,11 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 text += " — a tie, the land stays unclaimed"
         else:
             text += f" — {self.players(state)[winner]} claims {land.name}"
-        slots = list(state["slots"])
-        slots[slot] = dict(state["slots"][slot], piles=piles, fought=True, winner=winner)
+        slots = _with(state["slots"], slot, dict(state["slots"][slot], piles=piles, fought=True, winner=winner))
         new = dict(state, slots=slots, battles=state["battles"] + [
             {"round": state["round"], "slot": slot, "land": land.id, "totals": totals, "winner": winner}])
         if winner is not None:
-            claimed = list(state["claimed"])
-            claimed[winner] = claimed[winner] + [land.id]
+            claimed = _with(state["claimed"], winner, state["claimed"][winner] + [land.id])
             new["claimed"] = claimed
         events.append(event("battle_result", text, winner=winner, outcome="tie" if winner is None else "win",
                             zones=[land_zone(0, slot), land_zone(1, slot)], slot=slot, land=land.id, totals=totals,
@@ -912,12 +804,9 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             else:
                 resting[cid] = left
                 lines.append(f"{LANDS[claimed[i]].name} removes {k} from {name(cid)}: {left} left")
-        new_resting = list(state["resting"])
-        new_resting[seat] = resting
-        new_ready = list(state["ready"])
-        new_ready[seat] = ready
-        done = list(state["done"])
-        done[seat] = True
+        new_resting = _with(state["resting"], seat, resting)
+        new_ready = _with(state["ready"], seat, ready)
+        done = _with(state["done"], seat, True)
         new = dict(state, resting=new_resting, ready=new_ready, done=done)
         text = (f"Round end 3: {players[seat]}'s lands: " + "; ".join(lines)) if lines else \
             f"Round end 3: {players[seat]} removes no Rest counters"
@@ -958,8 +847,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                 f"now {len(state['claimed'][0])}–{len(state['claimed'][1])}")
         if state["agree_end"][seat]:
             raise IllegalAction(f"{players[seat]} already agreed; waiting for {players[1 - seat]}")
-        agree = list(state["agree_end"])
-        agree[seat] = True
+        agree = _with(state["agree_end"], seat, True)
         new = dict(state, agree_end=agree)
         events = [event("end_early", f"{players[seat]} agrees to end the game early with {players[leader]} "
                                      f"the winner", seat=seat)]
@@ -1042,7 +930,13 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
 RULES = TerritoryRules()
 
 
+def _with(items: list, i: int, value) -> list:
+    """A copy of ``items`` (one entry per seat, or per land) with entry ``i`` set to ``value``."""
+    out = list(items)
+    out[i] = value
+    return out
 
-def _players_card_file() -> dict | None:
-    """``<data dir>/cards/territory.json`` when the composition root set a data dir and it exists."""
-    return read_players_file("territory")      # shared checks; a broken file refuses the start in one sentence
+
+def _with_pile(slots: list, slot: int, seat: int, pile: list) -> list:
+    """A copy of ``slots`` in which ``seat``'s pile at land ``slot`` is ``pile``."""
+    return _with(slots, slot, dict(slots[slot], piles=_with(slots[slot]["piles"], seat, pile)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone
 
-from .catalogue import CREATURES, FINAL_COST, LANDS, name
+from .catalogue import CREATURES, FINAL_COST, LANDS, deck_cost, in_game, name
 
 
 SLOTS = 5                      # Rules, Round Begin: "Deal 5 land cards"
@@ -31,6 +31,12 @@ def refusal(text: str, redacted: str, seat: int) -> IllegalAction:
     every face-down event (``hidden_from``).
     """
     return IllegalAction(text, redacted=redacted, hidden_from=[1 - seat])
+
+
+def other_side(label: str, card: str, player: str, owner: int) -> IllegalAction:
+    """A creature put on the wrong player's pad: it goes on its owner's side (named to its owner only)."""
+    return refusal(f"{label} is {player}'s creature: it goes on {player}'s side",
+                   f"{card} is {player}'s creature: it goes on {player}'s side", owner)
 
 
 def land_zone(seat: int, slot: int) -> str:
@@ -75,7 +81,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
     players = rules.players(state)
     if card_id not in CREATURES and card_id not in LANDS:
         raise IllegalAction(f"{card_id} is not a card of the Territory catalogue; add it on the Cards screen")
-    if not rules.in_game(state, card_id):
+    if not in_game(state["options"], card_id):
         raise IllegalAction(NOT_IN_GAME.format(name(card_id)))
     if phase == "over":
         return None
@@ -105,7 +111,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
             if owner is not None:
                 raise refusal(f"{label} is already in {players[owner]}'s deck",
                               f"{mine} is already in {players[owner]}'s deck", owner)
-            room = state["options"]["deck_budget"] - sum(FINAL_COST[c] for c in state["decks"][seat])
+            room = state["options"]["deck_budget"] - deck_cost(state["decks"][seat])
             if FINAL_COST[card_id] > room:
                 raise refusal(f"{label} costs {FINAL_COST[card_id]}: {players[seat]}'s deck would cost "
                               f"{state['options']['deck_budget'] - room + FINAL_COST[card_id]}, over the agreed "
@@ -117,8 +123,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
                           f"{mine} was not registered in either deck; decks are fixed once the game has started",
                           seat)
         if owner != seat:
-            raise refusal(f"{label} is {players[owner]}'s creature: it goes on {players[owner]}'s side",
-                          f"{mine} is {players[owner]}'s creature: it goes on {players[owner]}'s side", owner)
+            raise other_side(label, mine, players[owner], owner)
         at = rules.where(state, seat, card_id)
         if at[0] == "resting":
             raise refusal(f"{label} still has {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it belongs on the "
@@ -190,7 +195,30 @@ def confirm_action(rules, state: State, seat: int) -> Action | None:
 
 
 class TerritoryTable:
-    """The table part of :class:`~.rules.TerritoryRules`: zones, what a card on a pad means, the button."""
+    """The table part of :class:`~.rules.TerritoryRules`: zones, what a card on a pad means, the button
+    (and its proposal for Round End step 3), whose a creature is and where it lies, and where one that may
+    not be deployed belongs."""
+
+    @staticmethod
+    def owner(state: State, creature_id: str) -> int | None:
+        for seat in (0, 1):
+            if creature_id in state["decks"][seat]:
+                return seat
+        return None
+
+    @staticmethod
+    def where(state: State, seat: int, creature_id: str) -> tuple:
+        """("ready",) / ("deployed", slot) / ("resting", n) / ("removed",) / ("absent",)."""
+        if creature_id in state["resting"][seat]:
+            return ("resting", state["resting"][seat][creature_id])
+        if creature_id in state["ready"][seat]:
+            return ("ready",)
+        for i, slot in enumerate(state["slots"]):
+            if slot is not None and any(r["id"] == creature_id for r in slot["piles"][seat]):
+                return ("deployed", i)
+        if creature_id in state["removed"][seat]:
+            return ("removed",)
+        return ("absent",)
 
     def zones(self, options: dict) -> list[Zone]:
         return zones(options)
@@ -203,3 +231,51 @@ class TerritoryTable:
 
     def confirm_action(self, state: State, seat: int) -> Action | None:
         return confirm_action(self, state, seat)
+
+    def default_recovery(self, state: State, seat: int) -> list[list]:
+        """The screen's proposal for Round End step 3: each land takes a counter off the creature
+        closest to ready (lands that remove more go first, onto a creature they favour)."""
+        resting = dict(state["resting"][seat])
+        claimed = state["claimed"][seat]
+        order = sorted(range(len(claimed)), key=lambda i: -max((e.amount for e in LANDS[claimed[i]].effects
+                                                                 if e.kind == "recovery"), default=1))
+        uses = []
+        for i in order:
+            if not resting:
+                break
+            land = LANDS[claimed[i]]
+            cid = min(resting, key=lambda c: (-min(land.recovery_for(CREATURES[c]), resting[c]), resting[c],
+                                              -CREATURES[c].base_power, c))
+            uses.append([i, cid])
+            left = resting[cid] - land.recovery_for(CREATURES[cid])
+            if left <= 0:
+                del resting[cid]
+            else:
+                resting[cid] = left
+        return uses
+
+    def not_ready(self, state: State, seat: int, cid: str, slot: int | None = None) -> IllegalAction:
+        """Why ``cid`` cannot be deployed by ``seat``, and where it belongs: a refusal whose full sentence names
+        the card for ``seat`` only; the other seat and the shared screen read it without the name (it would
+        have lain face down)."""
+        players = self.players(state)
+        owner = self.owner(state, cid)
+        card = "The card" + (f" on {players[seat]}'s pad at land {slot + 1}" if slot is not None else "")
+        if cid not in CREATURES:
+            text = f"{name(cid)} is not a creature" + (": lands go on the land-deck pad" if cid in LANDS else "")
+            return IllegalAction(text)          # a land is dealt face up: nothing to hide
+        if owner is None:
+            return refusal(f"{name(cid)} is not in {players[seat]}'s registered deck",
+                           f"{card} is not in {players[seat]}'s registered deck", seat)
+        if owner != seat:
+            return other_side(name(cid), card, players[owner], owner)
+        at = self.where(state, seat, cid)
+        if at[0] == "resting":
+            return refusal(f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays "
+                           f"on the resting pile of {at[1]} until it is ready",
+                           f"{card} is resting: it stays on its resting pile until it is ready", seat)
+        if at[0] == "deployed":
+            return refusal(f"{name(cid)} is already deployed at land {at[1] + 1}",
+                           f"{card} is already deployed at another land", seat)
+        return refusal(f"{name(cid)} was removed from the game (sacrificed)",
+                       f"{card} was removed from the game (sacrificed)", seat)

@@ -167,3 +167,9 @@ class TerritoryView:
 
     def view(self, state: State, seat: int | None) -> dict:
         return view(self, state, seat)
+
+    def totals_if_fought_now(self, state: State) -> list[int]:
+        """The totals the land being fought would give if both players passed now."""
+        after, _ = self._resolve(state, [])
+        return next(b for b in reversed(after["battles"])
+                    if b["slot"] == state["battle"] and b["round"] == state["round"])["totals"]

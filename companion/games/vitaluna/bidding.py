@@ -20,6 +20,10 @@ The bidding part of the state is a plain dict::
 """
 from __future__ import annotations
 
+from companion.engine import Action, IllegalAction, State, event
+
+from .cards import COLOURS, add_held
+
 MARKERS = 15
 QUOTA = {"black": 4, "blue": 2}
 AUCTION = {"black": 8, "blue": 4}
@@ -78,3 +82,112 @@ def settle_colour(bidding: dict, colour: str) -> tuple[list[int], str] | None:
     if bidding["markers"] == [0, 0]:
         return need, "no markers"
     return None
+
+
+# ---- the moves: handlers in VitaLunaRules.MOVES, called (rules, state, action) -------------------
+def bid_first(rules, state: State, action: Action):
+    b = state.get("bidding")
+    if state["phase"] != "bidding" or b["stage"] != "first":
+        raise IllegalAction("who bids first is already decided")
+    seat = action["seat"]
+    bidding = dict(b, first_bidder=seat, stage="attack")
+    names = state["options"]["players"]
+    return dict(state, bidding=bidding), [event(
+        "bidding", f"{names[seat]} bids first for the first attack ({MARKERS} markers each)", seat=seat)]
+
+
+def reveal(rules, state: State, action: Action):
+    b = state.get("bidding")
+    if state["phase"] != "bidding" or b["stage"] not in COLOURS:
+        raise IllegalAction("no card is being turned over for bidding now")
+    if b["card"] is not None:
+        raise IllegalAction(f"{rules.table(state)[b['card']].name} is being bid for; finish its bids first")
+    card = action.get("card")
+    creature = rules.check_free_card(state, card, b["stage"], "the next card to bid for")
+    bidding = dict(b, card=card, bids=[None, None])
+    first = opener(bidding)
+    names = state["options"]["players"]
+    return dict(state, bidding=bidding), [event(
+        "reveal", f"Up for bidding: {creature.label()} — {names[first]} bids first", card=card, seat=first)]
+
+
+def bid(rules, state: State, action: Action):
+    b = state.get("bidding")
+    seat, amount = action["seat"], action.get("amount")
+    names = state["options"]["players"]
+    if state["phase"] != "bidding":
+        raise IllegalAction("there is no bidding now")
+    expected = to_bid(b)
+    if expected is None:
+        raise IllegalAction("turn the next card over on the shared pad before bidding"
+                            if b["stage"] != "first" else "first choose who bids first")
+    if seat != expected:
+        raise IllegalAction(f"it is {names[expected]}'s bid")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= b["markers"][seat]:
+        raise IllegalAction(f"{names[seat]} can bid 0 to {b['markers'][seat]} markers, not {amount!r}")
+    bids = list(b["bids"])
+    bids[seat] = amount
+    bidding = dict(b, bids=bids)
+    new = dict(state, bidding=bidding)
+    events = [event("bid", f"{names[seat]} bids {amount}", seat=seat, amount=amount)]
+    if None in bids:
+        return new, events
+    won = winner(bidding)
+    markers = [b["markers"][0] - bids[0], b["markers"][1] - bids[1]]
+    tie = " (a tie goes to the first bidder)" if bids[0] == bids[1] else ""
+    if b["stage"] == "attack":
+        new["attacker"] = won
+        events.append(event("bid_won", f"{names[won]} wins the first attack, {bids[won]} to {bids[1 - won]}{tie}",
+                            seat=won, bids=bids))
+        bidding.update(markers=markers, bids=[None, None], item=1, stage="black")
+    else:
+        colour, card = b["stage"], b["card"]
+        owner = dict(state["owner"])
+        owner[card] = won
+        new["owner"] = owner
+        new["held"] = add_held(state["held"], won, colour, 1)
+        got = {**b["got"], colour: _plus(b["got"][colour], won, 1)}
+        left = {**b["left"], colour: b["left"][colour] - 1}
+        events.append(event("bid_won", f"{names[won]} wins {rules.table(state)[card].name}, {bids[won]} to "
+                                       f"{bids[1 - won]}{tie}", seat=won, card=card, bids=bids))
+        bidding.update(markers=markers, bids=[None, None], item=b["item"] + 1, card=None, got=got, left=left)
+    return _settle(rules, new, events)
+
+
+def _settle(rules, new: State, events: list):
+    """Hand out cards that quotas or empty purses decide; end the bidding when all are out."""
+    names = new["options"]["players"]
+    while new["bidding"]["stage"] in COLOURS:
+        b = new["bidding"]
+        colour = b["stage"]
+        settled = settle_colour(b, colour)
+        if settled is not None:
+            need, why = settled
+            for s in (0, 1):
+                if need[s]:
+                    new["held"] = add_held(new["held"], s, colour, need[s])
+            if why == "quota":
+                s = 0 if need[0] else 1
+                text = (f"{names[1 - s]} has {QUOTA[colour]} {colour} cards: the {need[s]} "
+                        f"remaining go to {names[s]} face down")
+            else:
+                text = (f"Both players are out of markers: shuffle the {b['left'][colour]} remaining {colour} "
+                        f"cards and deal {need[0]} to {names[0]} and {need[1]} to {names[1]} face down")
+            events.append(event("dealt", text, colour=colour, counts=need))
+            got = {**b["got"], colour: [QUOTA[colour]] * 2}
+            new["bidding"] = b = dict(b, got=got, left={**b["left"], colour: 0})
+        if b["left"][colour] == 0:
+            new["bidding"] = dict(b, stage="blue" if colour == "black" else "done", card=None,
+                                  blue_from=b["item"] if colour == "black" else b.get("blue_from"))
+            continue
+        break
+    if new["bidding"]["stage"] == "done":
+        events.append(event("bidding_over", "The bidding is over: 4 black and 2 blue cards each"))
+        return rules.begin_placement(new, events)
+    return new, events
+
+
+def _plus(pair: list[int], seat: int, n: int) -> list[int]:
+    out = list(pair)
+    out[seat] += n
+    return out

@@ -25,6 +25,20 @@ from companion.cards import CatalogueError, PlayersCardError, load_catalogue, pa
 GAME = "vitaluna"
 COLOURS = ("black", "blue", "red")
 SINGULARS = ("burn", "swap", "steal", "heal")
+#: what each singular card needs on the table to be played (rules, Singular cards)
+SINGULAR_NEEDS = {
+    "burn": "an opposing creature on a white position",
+    "steal": "an opposing creature on white with a free white position of yours opposite it",
+    "heal": "one of your creatures on white that is injured",
+    "swap": "a creature of yours and one of the opponent's on white positions",
+}
+#: what each singular card targets, said when a target is refused
+SINGULAR_TARGETS = {
+    "burn": "Burn targets an opposing creature on a white position",
+    "steal": "Steal targets an opposing creature on a white position with your white position opposite it free",
+    "heal": "Heal targets one of your injured creatures on a white position",
+    "swap": "Swap needs one of your creatures on white (own) and one of the opponent's on white (zone)",
+}
 
 # Epics as bit flags: the attack loop tests them millions of times.
 MOVE_ANYWHERE, POISONOUS, RESISTANT, ARMOUR, HOLDS, ANCHOR, RETALIATE, PRONGED = (1 << n for n in range(8))
@@ -148,3 +162,11 @@ def user_edits(data_dir: Path | None) -> dict:
         text = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
         raise PlayersCardError(text) from None
     return edits
+
+
+def add_held(held: list[dict], seat: int, colour: str, n: int) -> list[dict]:
+    """Cards of ``colour`` that ``seat`` holds, changed by ``n`` (never below 0)."""
+    out = list(held)
+    out[seat] = dict(held[seat])
+    out[seat][colour] = max(0, out[seat][colour] + n)
+    return out

@@ -35,13 +35,12 @@ from __future__ import annotations
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.vitaluna import bidding as auction
-from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULARS, Creature, Singular,
-                                            card_table, user_edits)
+from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULAR_NEEDS,
+                                            SINGULAR_TARGETS, SINGULARS, Creature, add_held, card_table, user_edits)
 from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
 from companion.games.vitaluna.table import (BETWEEN_BATTLES, SLOT_OF, ZONE_IDS, VitaLunaTable, slot_label,
                                             steps_to_heart)
 from companion.games.vitaluna.view import VitaLunaView
-
 
 
 class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
@@ -98,31 +97,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             "battles": [], "winner": None, "reason": None,
         }
 
-    # ---- small readers ---------------------------------------------------------
-    @staticmethod
-    def table(state: State) -> dict:
-        return card_table(state["options"]["card_edits"])
-
-    @staticmethod
-    def _names(state: State) -> list[str]:
-        return state["options"]["players"]
-
-    def _creature(self, state: State, card: str) -> Creature:
-        entry = self.table(state).get(card)
-        if entry is None:
-            raise IllegalAction(f"{card!r} is not a Vita Luna card in this companion's catalogue")
-        if isinstance(entry, Singular):
-            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
-        return entry
-
-    @staticmethod
-    def _where(state: State, card: str) -> tuple[int, int] | None:
-        for s in (0, 1):
-            row = state["board"][s]
-            if card in row:
-                return s, row.index(card)
-        return None
-
+    # ---- what the companion knows of the cards ---------------------------------
     def _deck(self, state: State, colour: str) -> list[str]:
         """Cards of ``colour`` that may still be in that colour's pile: nobody is known to hold them."""
         owner, burnt = state["owner"], state["burnt"]
@@ -134,7 +109,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         table = self.table(state)
         return sum(1 for c, s in state["owner"].items() if s == seat and table[c].colour == colour)
 
-    def _check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
+    def check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
+        """``card`` as a creature of ``colour`` nobody holds (a card bid for, a reward, a new blue card)."""
         creature = self._creature(state, card)
         names = self._names(state)
         if creature.colour != colour:
@@ -146,40 +122,18 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                                 f"the {colour} pile")
         return creature
 
-    # ---- whose move --------------------------------------------------------------
-    def active_seat(self, state: State) -> int | None:
-        phase = state["phase"]
-        if phase == "battle":
-            return state["turn"]["seat"]
-        if phase == "placement":
-            return state["placing"]
-        if phase == "rewards":
-            return state["rewards"][0][0]
-        if phase == "exchange":
-            return state["exchanging"]
-        if phase == "bidding":
-            return auction.to_bid(state["bidding"])
-        return None
-
     # ---- applying ------------------------------------------------------------------
     UNSEATED = frozenset({"reveal"})
 
     def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """A refused reward or exchange is hidden from the other player, as the card is."""
+        """A refused reward or exchange is hidden from the other player, as the card is (view.py)."""
         kind, seat = action["type"], action.get("seat")
         if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
             return handler(self, state, action)
         try:
             return handler(self, state, action)
         except IllegalAction as exc:
-            # rewards and exchanges are scanned from the hand, hidden from the other player: so is a refusal
-            entry = self.table(state).get(action["card"])
-            if exc.redacted is not None or entry is None or entry.name not in str(exc):
-                raise
-            text = str(exc)
-            redacted = ("That card" + text[len(entry.name):]) if text.startswith(entry.name) else text
-            raise IllegalAction(text, redacted=redacted.replace(entry.name, "that card"),
-                                hidden_from=[1 - seat]) from None
+            raise self.hand_refusal(state, action["card"], seat, exc) from None
 
     # ---- start: who attacks first ----------------------------------------------------
     def _attack_first(self, state: State, action: Action):
@@ -188,9 +142,10 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         seat = action["seat"]
         new = dict(state, attacker=seat)
         events = [event("attack_first", f"{self._names(state)[seat]} attacks first", seat=seat)]
-        return self._begin_placement(new, events)
+        return self.begin_placement(new, events)
 
-    def _begin_placement(self, new: State, events: list):
+    def begin_placement(self, new: State, events: list):
+        """A battle's placement opens: the attacker places first (after the start or the bidding)."""
         names = self._names(new)
         a = new["attacker"]
         new["phase"], new["placing"] = "placement", a
@@ -199,105 +154,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                             battle=new["battle"]))
         return new, events
 
-    # ---- bidding ------------------------------------------------------------------------
-    def _bid_first(self, state: State, action: Action):
-        b = state.get("bidding")
-        if state["phase"] != "bidding" or b["stage"] != "first":
-            raise IllegalAction("who bids first is already decided")
-        seat = action["seat"]
-        bidding = dict(b, first_bidder=seat, stage="attack")
-        names = self._names(state)
-        return dict(state, bidding=bidding), [event(
-            "bidding", f"{names[seat]} bids first for the first attack ({auction.MARKERS} markers each)", seat=seat)]
-
-    def _reveal(self, state: State, action: Action):
-        b = state.get("bidding")
-        if state["phase"] != "bidding" or b["stage"] not in COLOURS:
-            raise IllegalAction("no card is being turned over for bidding now")
-        if b["card"] is not None:
-            raise IllegalAction(f"{self.table(state)[b['card']].name} is being bid for; finish its bids first")
-        card = action.get("card")
-        creature = self._check_free_card(state, card, b["stage"], "the next card to bid for")
-        bidding = dict(b, card=card, bids=[None, None])
-        first = auction.opener(bidding)
-        return dict(state, bidding=bidding), [event(
-            "reveal", f"Up for bidding: {creature.label()} — {self._names(state)[first]} bids first", card=card,
-            seat=first)]
-
-    def _bid(self, state: State, action: Action):
-        b = state.get("bidding")
-        seat, amount = action["seat"], action.get("amount")
-        names = self._names(state)
-        if state["phase"] != "bidding":
-            raise IllegalAction("there is no bidding now")
-        expected = auction.to_bid(b)
-        if expected is None:
-            raise IllegalAction("turn the next card over on the shared pad before bidding"
-                                if b["stage"] != "first" else "first choose who bids first")
-        if seat != expected:
-            raise IllegalAction(f"it is {names[expected]}'s bid")
-        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= b["markers"][seat]:
-            raise IllegalAction(f"{names[seat]} can bid 0 to {b['markers'][seat]} markers, not {amount!r}")
-        bids = list(b["bids"])
-        bids[seat] = amount
-        bidding = dict(b, bids=bids)
-        new = dict(state, bidding=bidding)
-        events = [event("bid", f"{names[seat]} bids {amount}", seat=seat, amount=amount)]
-        if None in bids:
-            return new, events
-        won = auction.winner(bidding)
-        markers = [b["markers"][0] - bids[0], b["markers"][1] - bids[1]]
-        tie = " (a tie goes to the first bidder)" if bids[0] == bids[1] else ""
-        if b["stage"] == "attack":
-            new["attacker"] = won
-            events.append(event("bid_won", f"{names[won]} wins the first attack, {bids[won]} to {bids[1 - won]}{tie}",
-                                seat=won, bids=bids))
-            bidding.update(markers=markers, bids=[None, None], item=1, stage="black")
-        else:
-            colour, card = b["stage"], b["card"]
-            owner = dict(state["owner"])
-            owner[card] = won
-            new["owner"] = owner
-            new["held"] = _add_held(state["held"], won, colour, 1)
-            got = {**b["got"], colour: _plus(b["got"][colour], won, 1)}
-            left = {**b["left"], colour: b["left"][colour] - 1}
-            events.append(event("bid_won", f"{names[won]} wins {self.table(state)[card].name}, {bids[won]} to "
-                                           f"{bids[1 - won]}{tie}", seat=won, card=card, bids=bids))
-            bidding.update(markers=markers, bids=[None, None], item=b["item"] + 1, card=None, got=got, left=left)
-        return self._settle_bidding(new, events)
-
-    def _settle_bidding(self, new: State, events: list):
-        """Hand out cards that quotas or empty purses decide; end the bidding when all are out."""
-        names = self._names(new)
-        while new["bidding"]["stage"] in COLOURS:
-            b = new["bidding"]
-            colour = b["stage"]
-            settled = auction.settle_colour(b, colour)
-            if settled is not None:
-                need, why = settled
-                for s in (0, 1):
-                    if need[s]:
-                        new["held"] = _add_held(new["held"], s, colour, need[s])
-                if why == "quota":
-                    s = 0 if need[0] else 1
-                    text = (f"{names[1 - s]} has {auction.QUOTA[colour]} {colour} cards: the {need[s]} "
-                            f"remaining go to {names[s]} face down")
-                else:
-                    text = (f"Both players are out of markers: shuffle the {b['left'][colour]} remaining {colour} "
-                            f"cards and deal {need[0]} to {names[0]} and {need[1]} to {names[1]} face down")
-                events.append(event("dealt", text, colour=colour, counts=need))
-                got = {**b["got"], colour: [auction.QUOTA[colour]] * 2}
-                new["bidding"] = b = dict(b, got=got, left={**b["left"], colour: 0})
-            if b["left"][colour] == 0:
-                new["bidding"] = dict(b, stage="blue" if colour == "black" else "done", card=None,
-                                      blue_from=b["item"] if colour == "black" else b.get("blue_from"))
-                continue
-            break
-        if new["bidding"]["stage"] == "done":
-            events.append(event("bidding_over", "The bidding is over: 4 black and 2 blue cards each"))
-            return self._begin_placement(new, events)
-        return new, events
-
+    # ---- bidding: its moves are in bidding.py ------------------------------------------
     # ---- placement --------------------------------------------------------------------------
     def _place(self, state: State, action: Action):
         seat, zone, card = action["seat"], action.get("zone"), action.get("card")
@@ -345,8 +202,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         elif self._where(state, card):
             raise refuse(f"{{card}} already lies on {names[1 - seat]}'s side")
         row[slot] = card
-        board = list(state["board"])
-        board[seat] = row
+        board = _with(state["board"], seat, row)
         new["board"] = board
         if owner is None:
             owned = dict(state["owner"])
@@ -376,8 +232,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             raise IllegalAction(f"{names[seat]} has finished placing")
         row = list(state["board"][seat])
         row[slot] = None
-        board = list(state["board"])
-        board[seat] = row
+        board = _with(state["board"], seat, row)
         text = f"{names[seat]} takes {self.table(state)[card].name} off {slot_label(slot)}"
         if slot in WHITE:
             ev = event("unplaced", text, seat=seat, zone=zone, card=card)
@@ -410,7 +265,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                 return dict(state, exchanging=1 - seat), [event(
                     "exchange", f"{names[1 - seat]} may swap two black cards for a blue one, or keep them",
                     seat=1 - seat)]
-            return self._begin_placement(dict(state, exchanging=None), [])
+            return self.begin_placement(dict(state, exchanging=None), [])
         raise IllegalAction(f"there is nothing to finish now: {self._phase_label(state)}")
 
     def _start_battle(self, state: State):
@@ -442,7 +297,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         names, table = self._names(state), self.table(state)
         turn = state["turn"]
         if turn["pending"]:
-            return f"choose the target of {turn['pending'].capitalize()} first (or cancel it)"
+            return _pending(turn)
         row = state["board"][seat]
         if card not in row:
             return f"{table[card].name if card in table else card} is not on {names[seat]}'s positions"
@@ -554,8 +409,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         src, dst = row.index(card), SLOT_OF[to][1]
         other = row[dst]
         row[src], row[dst] = other, card
-        board = list(state["board"])
-        board[seat] = row
+        board = _with(state["board"], seat, row)
         me = table[card]
         who = names[seat]
         if other is not None and (src in GREY) != (dst in GREY):
@@ -588,7 +442,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         seat = action["seat"]
         turn = self._my_turn(state, seat, "attacking")
         if turn["pending"]:
-            raise IllegalAction(f"choose the target of {turn['pending'].capitalize()} first (or cancel it)")
+            raise IllegalAction(_pending(turn))
         names = self._names(state)
         fight = Fight.of(state, self.table(state))
         events, loser = fight.attack_step(seat, names)
@@ -666,17 +520,13 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         if name not in SINGULARS:
             raise IllegalAction(f"singular cards are Burn, Swap, Steal and Heal, not {name!r}")
         if turn["pending"]:
-            raise IllegalAction(f"choose the target of {turn['pending'].capitalize()} first (or cancel it)")
+            raise IllegalAction(_pending(turn))
         if turn["acted"]:
             raise IllegalAction("singular cards are played before moving cards in a turn")
         if name in state["used"][seat]:
             raise IllegalAction(f"{names[seat]} has already used {name.capitalize()} in this game")
         if not self.singular_targets(state, seat, name):
-            need = {"burn": "an opposing creature on a white position",
-                    "steal": "an opposing creature on white with a free white position of yours opposite it",
-                    "heal": "one of your creatures on white that is injured",
-                    "swap": "a creature of yours and one of the opponent's on white positions"}[name]
-            raise IllegalAction(f"{name.capitalize()} needs {need}")
+            raise IllegalAction(f"{name.capitalize()} needs {SINGULAR_NEEDS[name]}")
         return dict(state, turn=dict(turn, pending=name)), [event(
             "singular", f"{names[seat]} plays {name.capitalize()}: choose its target on the screen", seat=seat,
             singular=name)]
@@ -700,7 +550,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             wanted["own"] = action.get("own")
         options = self.singular_targets(state, seat, name)
         if not any(all(o.get(k) == v for k, v in wanted.items()) for o in options):
-            raise IllegalAction(_target_help(name))
+            raise IllegalAction(SINGULAR_TARGETS[name])
         names, table = self._names(state), self.table(state)
         fight = Fight.of(state, table)
         foe = 1 - seat
@@ -717,14 +567,14 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             fight.board[foe][t_slot] = None
             fight.health.pop(victim, None)
             owner.pop(victim, None)
-            held = _add_held(held, foe, creature.colour, -1)
+            held = add_held(held, foe, creature.colour, -1)
             new["burnt"] = state["burnt"] + [victim]
             text = f"{names[seat]} burns {names[foe]}'s {creature.name}: it is out until the end of the game"
         elif name == "steal":
             fight.board[foe][t_slot] = None
             fight.board[seat][t_slot] = victim
             owner[victim] = seat
-            held = _add_held(_add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
+            held = add_held(add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
             text = (f"{names[seat]} steals {creature.name} ({fight.hp(victim)} health) into {slot_label(t_slot)}; "
                     f"{names[seat]} keeps it")
         elif name == "heal":
@@ -738,8 +588,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             fight.board[seat][o_slot], fight.board[foe][t_slot] = victim, mine
             owner[victim], owner[mine] = seat, foe
             mc = table[mine]
-            held = _add_held(_add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
-            held = _add_held(_add_held(held, seat, mc.colour, -1), foe, mc.colour, 1)
+            held = add_held(add_held(held, foe, creature.colour, -1), seat, creature.colour, 1)
+            held = add_held(add_held(held, seat, mc.colour, -1), foe, mc.colour, 1)
             text = (f"{names[seat]} swaps their {mc.name} ({fight.hp(mine)} health) for {names[foe]}'s "
                     f"{creature.name} ({fight.hp(victim)} health); both change sides for good")
         fight.store(new)
@@ -759,11 +609,11 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         due_seat, colour = state["rewards"][0]
         if seat != due_seat:
             raise IllegalAction(f"{names[due_seat]} takes their {colour} card first")
-        new = dict(state, rewards=state["rewards"][1:], held=_add_held(state["held"], seat, colour, 1))
+        new = dict(state, rewards=state["rewards"][1:], held=add_held(state["held"], seat, colour, 1))
         if card is None:
             events = [event("reward", f"{names[seat]} takes a {colour} card (not scanned)", seat=seat, colour=colour)]
         else:
-            creature = self._check_free_card(state, card, colour, f"{names[seat]}'s reward")
+            creature = self.check_free_card(state, card, colour, f"{names[seat]}'s reward")
             if self._where(state, card):
                 raise IllegalAction(f"{creature.name} lies on a position; a reward comes from the {colour} pile")
             owner = dict(state["owner"])
@@ -817,14 +667,14 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             return new, [hidden_event("exchange_give", f"{names[seat]} gives back {creature.name}: scan {more}",
                                       f"{names[seat]} gives back a black card: scan {more}", [1 - seat],
                                       seat=seat, card=card)]
-        creature = self._check_free_card(state, card, "blue", "the card received for two blacks")
+        creature = self.check_free_card(state, card, "blue", "the card received for two blacks")
         if self._where(state, card):
             raise IllegalAction(f"{creature.name} lies on a position; the new blue card comes from the blue pile")
         owner = dict(state["owner"])
         for black in given:
             owner.pop(black, None)
         owner[card] = seat
-        held = _add_held(_add_held(state["held"], seat, "black", -2), seat, "blue", 1)
+        held = add_held(add_held(state["held"], seat, "black", -2), seat, "blue", 1)
         new.update(owner=owner, held=held, exchange=[])
         return new, [hidden_event("exchanged", f"{names[seat]} swaps two black cards for {creature.label()}",
                                   f"{names[seat]} swaps two black cards for a blue card", [1 - seat], seat=seat,
@@ -863,7 +713,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
 
     MOVES = {
         "adjust": _adjust,
-        "attack_first": _attack_first, "bid_first": _bid_first, "reveal": _reveal, "bid": _bid,
+        "attack_first": _attack_first, "bid_first": auction.bid_first, "reveal": auction.reveal, "bid": auction.bid,
         "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
         "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
     }
@@ -1061,27 +911,15 @@ def _fresh_turn(seat: int) -> dict:
     return {"seat": seat, "acted": False, "white": False, "grey": False, "promoted": False, "pending": None}
 
 
-def _plus(pair: list[int], seat: int, n: int) -> list[int]:
-    out = list(pair)
-    out[seat] += n
+def _pending(turn: dict) -> str:
+    return f"choose the target of {turn['pending'].capitalize()} first (or cancel it)"
+
+
+def _with(items: list, seat: int, value) -> list:
+    """A copy of a per-seat list with ``seat``'s entry set to ``value``."""
+    out = list(items)
+    out[seat] = value
     return out
-
-
-def _add_held(held: list[dict], seat: int, colour: str, n: int) -> list[dict]:
-    """Cards of ``colour`` that ``seat`` holds, changed by ``n`` (never below 0)."""
-    out = list(held)
-    out[seat] = dict(held[seat])
-    out[seat][colour] = max(0, out[seat][colour] + n)
-    return out
-
-
-def _target_help(name: str) -> str:
-    return {
-        "burn": "Burn targets an opposing creature on a white position",
-        "steal": "Steal targets an opposing creature on a white position with your white position opposite it free",
-        "heal": "Heal targets one of your injured creatures on a white position",
-        "swap": "Swap needs one of your creatures on white (own) and one of the opponent's on white (zone)",
-    }[name]
 
 
 RULES = VitaLunaRules()

@@ -4,7 +4,7 @@ card on a pad becomes an action, and the confirm button.
 from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone
-from companion.games.vitaluna.cards import COLOURS, Singular
+from companion.games.vitaluna.cards import COLOURS, Creature, Singular, card_table
 from companion.games.vitaluna.combat import GREY
 
 SCAN = "scan"
@@ -25,7 +25,33 @@ def steps_to_heart(options: dict) -> int:
 
 
 class VitaLunaTable:
-    """The table part of :class:`~.rules.VitaLunaRules`: its zones, what a card on a pad means, the confirm button."""
+    """The table part of :class:`~.rules.VitaLunaRules`: its zones, what a card on a pad means, the confirm button;
+    what a card is (this game's card table) and where it lies."""
+
+    # ---- the cards and where they lie ------------------------------------------------------------------------
+    @staticmethod
+    def table(state: State) -> dict:
+        return card_table(state["options"]["card_edits"])
+
+    @staticmethod
+    def _names(state: State) -> list[str]:
+        return state["options"]["players"]
+
+    def _creature(self, state: State, card: str) -> Creature:
+        entry = self.table(state).get(card)
+        if entry is None:
+            raise IllegalAction(f"{card!r} is not a Vita Luna card in this companion's catalogue")
+        if isinstance(entry, Singular):
+            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
+        return entry
+
+    @staticmethod
+    def _where(state: State, card: str) -> tuple[int, int] | None:
+        for s in (0, 1):
+            row = state["board"][s]
+            if card in row:
+                return s, row.index(card)
+        return None
 
     # ---- the table ---------------------------------------------------------------------------------------
     def zones(self, options: dict) -> list[Zone]:
@@ -51,8 +77,7 @@ class VitaLunaTable:
             if here == card_id and phase in BETWEEN_BATTLES:
                 return {"type": "unplace", "seat": seat, "zone": zone}
             return None                     # a dead creature lifted, or a card lifted to be moved
-        if isinstance(entry, Singular):
-            raise IllegalAction(f"{entry.name} is a singular card: play it on the shared pad during your turn")
+        self._creature(state, card_id)      # a singular card goes on the shared pad
         if here == card_id:
             return None
         if phase == "placement":

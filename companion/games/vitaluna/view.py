@@ -3,7 +3,7 @@ stay hidden from the other seat).
 """
 from __future__ import annotations
 
-from companion.engine import State, counter
+from companion.engine import IllegalAction, State, counter
 from companion.games.vitaluna import bidding as auction
 from companion.games.vitaluna.cards import ARMOUR, COLOURS, SINGULARS
 from companion.games.vitaluna.combat import GREY, WHITE
@@ -14,6 +14,32 @@ class VitaLunaView:
     """The view part of :class:`~.rules.VitaLunaRules`: what each seat and the shared screen may see."""
 
     # ---- what may be seen ----------------------------------------------------------------------------------
+    def active_seat(self, state: State) -> int | None:
+        """Whose move it is (the seat the shared pad's scan is for), None when both or nobody."""
+        phase = state["phase"]
+        if phase == "battle":
+            return state["turn"]["seat"]
+        if phase == "placement":
+            return state["placing"]
+        if phase == "rewards":
+            return state["rewards"][0][0]
+        if phase == "exchange":
+            return state["exchanging"]
+        if phase == "bidding":
+            return auction.to_bid(state["bidding"])
+        return None
+
+
+    def hand_refusal(self, state: State, card: str, seat: int, exc: IllegalAction) -> IllegalAction:
+        """A refused reward or exchange names a card scanned from ``seat``'s hand, hidden from the other
+        player: so is the refusal (the other seat and the shared screen read "that card")."""
+        entry = self.table(state).get(card)
+        if exc.redacted is not None or entry is None or entry.name not in str(exc):
+            return exc
+        text = str(exc)
+        redacted = ("That card" + text[len(entry.name):]) if text.startswith(entry.name) else text
+        return IllegalAction(text, redacted=redacted.replace(entry.name, "that card"), hidden_from=[1 - seat])
+
     def _shown_name(self, state: State, card: str, slot: int, owner: int, seat: int | None = -1) -> str:
         if slot in GREY and seat != owner and seat != -1:
             return "a face-down card"
