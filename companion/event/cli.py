@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from companion import paths, validate
-from companion.event import moves, pages, ratings, slips, standings
+from companion.event import moves, standings
 from companion.event.store import EventStore
 
 SCORE = re.compile(r"^\s*(\d)\s*[-–:]\s*(\d)(?:\s*[-–:]\s*(\d))?\s*$")
@@ -120,6 +120,9 @@ def cmd_event(args) -> int:
 
 
 def _run(store: EventStore, args) -> int:
+    # fpdf and openskill are imported here, not at the top: every `companion` command builds this parser
+    from companion.event import pages, ratings, slips
+
     cmd = args.event_command
     if cmd == "create":
         import time

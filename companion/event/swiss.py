@@ -43,7 +43,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-import networkx as nx
 
 BYE = "BYE"
 NOISE = 16
@@ -184,6 +183,7 @@ def _pool_in_order(weigh: "_Weights", pool: list[Candidate], g: int, down: bool)
 
 
 def _pool_matching(weigh: "_Weights", pool: list[Candidate], g: int, down: bool, sparse: bool) -> set | None:
+    import networkx as nx                 # here, not at the top: every `companion` command imports this module's parser
     if len(pool) < 2 and not down:
         return None if pool else set()
     graph = nx.Graph()
@@ -278,6 +278,7 @@ class _Weights:
 
 
 def _match(edges, bye_eligible: list[Candidate], weigh: _Weights) -> set:
+    import networkx as nx                 # here, not at the top: every `companion` command imports this module's parser
     graph = nx.Graph()
     graph.add_nodes_from(p.id for p in weigh.ordered)
     graph.add_weighted_edges_from(edges)
@@ -313,6 +314,7 @@ def assign_tables(pairs: list[tuple[Candidate, Candidate]]) -> list[int]:
         return swapped
 
     def solve(band: int | None) -> list[int]:
+        import networkx as nx                 # here, not at the top: every `companion` command imports this module's parser
         repeat = n * n + 1                          # more than the largest total distance
         graph = nx.Graph()
         for i in range(n):
