@@ -50,7 +50,10 @@ th{color:#3b4a59;font-size:15px;border-bottom:2px solid #b7c4d3} tr:nth-child(ev
 #message.done{color:#1c6b2c} .off{color:#a8321d;font-weight:bold} .on{color:#1c6b2c} .muted{color:#66788a}
 .row{display:flex;gap:10px;flex-wrap:wrap;align-items:center}
 @media (max-width:700px){header{padding:10px 12px}main{padding:8px 8px}header h1{font-size:22px}
- body{font-size:16px} td,th{padding:4px 3px} input[type=number]{width:3.2em} .hide-narrow{display:none}}
+ body{font-size:16px} td,th{padding:4px 3px} input[type=number]{width:3.2em} .hide-narrow{display:none}
+ header{flex-direction:column;align-items:flex-start} .round tr.head{display:none}
+ .round tr{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 8px;border-bottom:1px solid #b7c4d3;padding:6px 0}
+ .round td{border:0;padding:1px 2px} .round td.act{flex-basis:100%}}
 """
 
 #: Posts each ``form[data-post]`` as JSON; a refusal's sentence goes to #message, a change reloads the page.
@@ -95,9 +98,10 @@ def _hidden(name: str, value, kind: str = "") -> str:
     return f"<input type='hidden' name='{name}' value='{_e(value)}'{' data-kind=' + kind if kind else ''}>"
 
 
-def _games_fields(state: dict, names: tuple[str, str]) -> str:
+def _games_fields(names: tuple[str, str], games=(0, 0, 0)) -> str:
+    """Three numbers: games won by each player and drawn (``games``: what the table reported, to amend)."""
     return "".join(f"<label>{_e(label)}<input type='number' min='0' max='3' name='games.{i}' data-kind='int' "
-                   f"value='0' aria-label='{_e(label)}'></label>"
+                   f"value='{int(games[i])}' aria-label='{_e(label)}'></label>"
                    for i, label in enumerate((f"{names[0]} won", f"{names[1]} won", "drawn")))
 
 
@@ -185,7 +189,7 @@ def event_page(state: dict, event_id: int, log: list[dict], club_tables: dict[st
         for p in sorted(state["rounds"][-1]["pairings"], key=lambda p: (p["table"] is None, p["table"] or 0)):
             if p["b"] is None:
                 rows.append(f"<tr><td></td><td></td><td>{_e(names[p['a']])}</td><td><i>bye</i></td><td>win</td>"
-                            "<td></td></tr>")
+                            "<td class='act'></td></tr>")
                 continue
             club = moves.table_name(state, p["table"])
             online = club_tables.get(club)
@@ -195,7 +199,7 @@ def event_page(state: dict, event_id: int, log: list[dict], club_tables: dict[st
             pair = (names[p["a"]], names[p["b"]])
             where_fields = _hidden("round", rnd_no, "int") + _hidden("table", p["table"], "int")
             if not r:
-                shown, action = "playing", _form(f"{post}/result", where_fields + _games_fields(state, pair),
+                shown, action = "playing", _form(f"{post}/result", where_fields + _games_fields(pair),
                                                  "Enter by hand")
             else:
                 a, b, d = r["games"]
@@ -205,12 +209,12 @@ def event_page(state: dict, event_id: int, log: list[dict], club_tables: dict[st
                 if r["status"] == "disputed":
                     dispute = r.get("dispute") or {}
                     shown += f" — {names.get(dispute.get('by'), '?')}: “{dispute.get('reason', '')}”"
-                    action = _form(f"{post}/correct", where_fields + _games_fields(state, pair)
+                    action = _form(f"{post}/correct", where_fields + _games_fields(pair, r["games"])
                                    + "<label>Note<input name='note' maxlength='200' placeholder='judge: …'></label>",
                                    "Decide")
             rows.append(f"<tr><td class='num'>{p['table']}</td><td>{where}</td><td>{_e(pair[0])}</td>"
-                        f"<td>{_e(pair[1])}</td><td>{_e(shown)}</td><td>{action}</td></tr>")
-        tables = (f"<h2>Round {rnd_no}</h2><table><tr><th class='num'>Table</th><th>Club table</th><th>Player</th>"
+                        f"<td>{_e(pair[1])}</td><td>{_e(shown)}</td><td class='act'>{action}</td></tr>")
+        tables = (f"<h2>Round {rnd_no}</h2><table class='round'><tr class='head'><th class='num'>Table</th><th>Club table</th><th>Player</th>"
                   "<th>Opponent</th><th>Result</th><th></th></tr>" + "".join(rows) + "</table>")
     start = "" if over else _form(f"{post}/start_round", "", f"Start round {rnd_no + 1}")
     last = _last_action(log, names)
