@@ -317,6 +317,24 @@ def test_the_organiser_runs_the_event_from_the_page_in_chromium(event_hub):
         submit(f"form[data-post='/organiser/event/{ev}/undo']")
         browser.wait_for("document.readyState === 'complete' && !document.body.innerText.includes('0–1 (entered')")
         assert not event_hub.store.state(ev)["rounds"][0]["pairings"][0]["result"]
+        # Table 2's result as a table reports it, disputed by a player (the table test plays this through
+        # the broker): the organiser reads the reason, amends the prefilled score and decides.
+        second = event_hub.store.state(ev)["rounds"][0]["pairings"][1]
+        event_hub.store.act(ev, {"type": "report", "round": 1, "table": 2, "games": [1, 0, 0], "source": "table",
+                                 "game_ref": {"table": "t8", "game_id": 1}})
+        event_hub.store.act(ev, {"type": "dispute", "round": 1, "table": 2, "player": second["b"],
+                                 "reason": "we counted 14 not 12"})
+        browser.evaluate("location.reload()")
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('we counted 14')")
+        decide = f"form[data-post='/organiser/event/{ev}/correct']"
+        assert browser.evaluate(f"document.querySelector(\"{decide} [name='games.0']\").value") == "1"
+        submit(decide, **{"games.0": "0", "games.1": "1", "note": "judge: recount"})
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('0–1 (entered by hand)')")
+        assert event_hub.store.state(ev)["rounds"][0]["pairings"][1]["result"]["note"] == "judge: recount"
+        # A drop is one button in the player's row.
+        submit(f"form[data-post='/organiser/event/{ev}/drop']")
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('dropped after round 1')")
+        assert event_hub.store.state(ev)["players"][0]["dropped"] == {"after_round": 1, "by": "organiser"}
 
 
 def test_best_of_three_is_played_game_after_game_at_the_table_and_rates_only_once_agreed(broker, event_hub, tmp_path):
