@@ -9,7 +9,8 @@ organiser (a table offline), one still playing.  Writes
 ``event-hub-tv-1920x1080.png``, ``event-hub-tv-390x844.png``,
 ``event-hub-player-1920x1080.png`` and ``event-hub-player-390x844.png``; and the
 organiser's page of the event (round 2's first table disputed by a player) as
-``event-organiser-1280x800.png`` and ``event-organiser-390x844.png``.
+``event-organiser-1280x800.png`` and ``event-organiser-390x844.png``, and the
+list of events with the form that creates one, ``event-organiser-create-1280x800.png``.
 """
 from __future__ import annotations
 
@@ -100,6 +101,8 @@ def main(out: str = "docs/screenshots") -> None:
             player = events.store.state(ev)["players"][0]["id"]
             auth = {"Authorization": "Basic " + base64.b64encode(f"organiser:{PASSWORD}".encode()).decode()}
             with Browser() as browser:
+                browser.open(f"{server.url}/organiser/events", 1280, 800, headers=auth)
+                browser.screenshot(folder / "event-organiser-create-1280x800.png", full_page=True)
                 for width, height, mobile in ((1280, 800, False), (390, 844, True)):
                     browser.open(f"{server.url}/organiser/event/{ev}", width, height, mobile=mobile, headers=auth)
                     time.sleep(0.3)
