@@ -41,7 +41,7 @@ import time
 
 from companion.club.config import topic
 from companion.club.web import Request, Response
-from companion.event import moves, pages, ratings, slips, standings
+from companion.event import moves, organiser, pages, ratings, slips, standings
 from companion.event.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,11 @@ CREATE TABLE IF NOT EXISTS club_event_table_games (
     tbl        INTEGER NOT NULL,                 -- the event's table number
     score      REAL NOT NULL,                    -- player a's: 1 won, 0 lost, 0.5 drawn
     PRIMARY KEY (table_name, game_id)
+);
+CREATE TABLE IF NOT EXISTS club_event_pairing_sent (   -- what each table's retained pairing now says
+    table_name TEXT PRIMARY KEY,
+    event_id   INTEGER NOT NULL,
+    payload    TEXT NOT NULL
 );
 """
 EVENT = r"(?P<event>[0-9]{1,9})"
@@ -91,13 +96,17 @@ class EventHub:
         self.hub, self.server = hub, server
         self.store = EventStore(hub.store.db, hub.store.lock, clock=clock)
         hub.store.add_schema(SCHEMA)
-        self._published: dict[str, tuple[int, str]] = {}      # club table → (event, pairing payload) sent
+        with hub.store.read() as db:         # kept in the file: a restarted hub still clears what it sent
+            self._published: dict[str, tuple[int, str]] = {       # club table → (event, pairing payload) sent
+                t: (e, text) for t, e, text in db.execute("SELECT * FROM club_event_pairing_sent")}
         add = server.routes.add
         add("GET", "/event", self.page_newest)
         add("GET", f"/event/{EVENT}", self.page_tv)
         add("GET", f"/event/{EVENT}/player/(?P<player>p[0-9]{{1,5}})", self.page_player)
         add("GET", f"/api/event/{EVENT}", self.api_event)
         add("GET", f"/event/{EVENT}/(?P<pdf>slips|standings)\\.pdf", self.pdf)
+        add("GET", "/organiser/events", self.organiser_events_page, organiser=True)
+        add("GET", f"/organiser/event/{EVENT}", self.organiser_event_page, organiser=True)
         add("POST", "/organiser/event", self.organiser_create, organiser=True)
         add("POST", f"/organiser/event/{EVENT}/(?P<verb>register|drop|start_round|result|correct|undo|redo)",
             self.organiser_act, organiser=True)
@@ -172,16 +181,20 @@ class EventHub:
         return out
 
     def ratings(self) -> dict:
-        """openskill over every stored game of the club, in the order played, and the events' matches no
-        stored game stands for: typed by the organiser (a table offline or without a companion), or
-        decided by the organiser over a table's result — the organiser's decision then counts, and the
-        table's games of that match do not (they are known by ``club_event_table_games``)."""
+        """openskill over every stored game of the club, in the order played.
+
+        A friendly game (no event's) counts once the hub stored it.  An event's game played at a table
+        counts only once its match is settled by the players: both agreed to the result.  A match the
+        organiser decided (typed by hand for a table offline, or the decision on a dispute) counts as
+        decided, and the table's games of that match do not.  Until then — reported, disputed, a best
+        of three still being played, or a round since undone — the table's games wait (they are known
+        by ``club_event_table_games``)."""
         with self.hub.store.read() as db:
             linked: dict[tuple, list] = {}
             for table, game_id, event_id, rnd, tbl in db.execute(
                     "SELECT table_name, game_id, event_id, round, tbl FROM club_event_table_games"):
                 linked.setdefault((event_id, rnd, tbl), []).append((table, game_id))
-        games, overruled = [], set()
+        games, agreed = [], set()
         for event in self.store.events():
             state = self.store.state(event["id"])
             names = {p["id"]: p["name"] for p in state["players"]}
@@ -189,14 +202,14 @@ class EventHub:
             for rnd in state["rounds"]:
                 for p in rnd["pairings"]:
                     result = p.get("result") or {}
-                    if p["b"] is None or not result:
+                    if p["b"] is None or result.get("source") != "table":
                         continue
-                    if result.get("source") == "table":
-                        from_tables.add((rnd["number"], frozenset((names[p["a"]], names[p["b"]]))))
-                    else:
-                        overruled.update(linked.get((event["id"], rnd["number"], p["table"]), []))
+                    from_tables.add((rnd["number"], frozenset((names[p["a"]], names[p["b"]]))))
+                    if result["status"] == "confirmed":
+                        agreed.update(linked.get((event["id"], rnd["number"], p["table"]), []))
             games += [g for g in ratings.games_of_event(state) if (g.round, frozenset((g.a, g.b))) not in from_tables]
-        games += self.club_games(frozenset(overruled))
+        waiting = {g for found in linked.values() for g in found} - agreed
+        games += self.club_games(frozenset(waiting))
         games.sort(key=lambda g: g.at or 0)
         return ratings.rate(games)
 
@@ -217,6 +230,19 @@ class EventHub:
         return out
 
     # ---- the organiser -----------------------------------------------------------------------------
+    def organiser_events_page(self, r: Request) -> Response:
+        from companion import games
+        return _html(organiser.events_page([{**self.store.state(e["id"]), "id": e["id"]} for e in self.store.events()],
+                                           games.available()))
+
+    def organiser_event_page(self, r: Request) -> Response:
+        state = self._state(r)
+        if state is None:
+            return _html(pages._page("No such event", "<header><h1>No such event</h1></header>"), 404)
+        event_id = int(r.match["event"])
+        online = {t["table"]: t["online"] for t in self.hub.store.tables()}
+        return _html(organiser.event_page(state, event_id, self.store.log(event_id), online))
+
     @staticmethod
     def _body(r: Request) -> dict:
         if not r.body:
@@ -285,16 +311,26 @@ class EventHub:
         return out
 
     def publish_pairings(self, event_id: int) -> None:
+        """Send each table of the event its pairing, and clear the pairings the event sent that are
+        no longer open (settled, undone, or — after a restart — of a round that is over)."""
         wanted = {t: json.dumps(m, ensure_ascii=False, sort_keys=True)
                   for t, m in self.pairing_messages(event_id).items()}
-        for table, text in wanted.items():
-            if self._published.get(table) != (event_id, text):
-                self.hub.client.publish(topic(table, "pairing"), text, qos=1, retain=True)
+        sends = [(table, text) for table, text in wanted.items() if self._published.get(table) != (event_id, text)]
+        clears = [table for table, (owner, _) in self._published.items() if owner == event_id and table not in wanted]
+        if not sends and not clears:
+            return
+        with self.hub.store.tx() as db:
+            for table, text in sends:
                 self._published[table] = (event_id, text)
-        for table, (owner, _) in list(self._published.items()):
-            if owner == event_id and table not in wanted:
-                self.hub.client.publish(topic(table, "pairing"), b"", qos=1, retain=True)    # clears it
+                db.execute("INSERT OR REPLACE INTO club_event_pairing_sent VALUES (?, ?, ?)", (table, event_id, text))
+            for table in clears:
                 del self._published[table]
+                db.execute("DELETE FROM club_event_pairing_sent WHERE table_name = ?", (table,))
+        # Published outside the hub's lock: paho's own thread takes that lock to store what arrives.
+        for table, text in sends:
+            self.hub.client.publish(topic(table, "pairing"), text, qos=1, retain=True)
+        for table in clears:
+            self.hub.client.publish(topic(table, "pairing"), b"", qos=1, retain=True)    # clears it
 
     # ---- results from the tables (the hub's writer thread) -----------------------------------------
     def catch_up(self) -> None:
@@ -309,7 +345,8 @@ class EventHub:
             event_id = self._handle(table, json.loads(body))
             if event_id is not None:
                 touched.add(event_id)
-        for event_id in touched | {e["id"] for e in self.store.events()[-1:]}:
+        sent = {owner for owner, _ in self._published.values()}      # their stale pairings are cleared
+        for event_id in sorted(touched | sent | {e["id"] for e in self.store.events()[-1:]}):
             self.changed(event_id)
 
     def table_message(self, table: str, text: str) -> None:

@@ -206,6 +206,8 @@ def _create(_state, action: dict) -> dict:
     seed = action.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise EventError("the seed is a whole number")
+    if not isinstance(action.get("options") or {}, dict):
+        raise EventError("the game's options are a JSON object, such as {}")
     tables = action.get("tables")
     if tables is not None and (not isinstance(tables, list) or len(tables) > 500
                                or not all(isinstance(t, str) and TABLE_NAME.match(t) for t in tables)

@@ -65,7 +65,8 @@ def public_view(state: dict, now: float | None = None) -> dict:
     pairings = []
     if rnd:
         for p in sorted(rnd["pairings"], key=lambda p: (p["table"] is None, p["table"] or 0)):
-            pairings.append({"table": p["table"], "a": names[p["a"]], "a_points": points[p["a"]],
+            club = moves.table_name(state, p["table"]) if state.get("tables") and p["table"] is not None else None
+            pairings.append({"table": p["table"], "club_table": club, "a": names[p["a"]], "a_points": points[p["a"]],
                              "b": names.get(p["b"]), "b_points": points.get(p["b"]), "why": p["why"],
                              "result": _result_text(p), "score_and_status": _result_text(p, SHORT, parts=True)})
     ends = None
@@ -97,6 +98,7 @@ td,th{padding:5px 10px;text-align:left;white-space:nowrap;overflow:hidden;text-o
 th{color:#9fb3c8;font-weight:normal;border-bottom:2px solid #2d4763;font-size:0.72em;text-overflow:clip}
 tr:nth-child(even) td{background:#162434} tr[hidden]{display:none} .tbl{font-weight:bold;color:#ffd45c;text-align:right}
 .pts{color:#9fb3c8} .res{color:#a6e3a1} .num{text-align:right;font-variant-numeric:tabular-nums}
+.club{font-size:0.5em;font-weight:normal;color:#9fb3c8;overflow:hidden;text-overflow:ellipsis}
 .drop{color:#7d8b99;text-decoration:line-through} .page{font-size:24px;color:#9fb3c8} .st{font-size:0.62em;color:#f5c26b}
 """
 
@@ -146,7 +148,8 @@ def tv_page(state: dict, now: float | None = None, stream: str | None = None) ->
     ``stream``: on the hub, the URL of the event's server-sent events; the page reloads at each."""
     view = public_view(state, now)
     pair_rows = [
-        f"<td class='tbl'>{'' if p['table'] is None else p['table']}</td>"
+        f"<td class='tbl'>{'' if p['table'] is None else p['table']}"
+        f"{'' if not p['club_table'] else '<div class=club>' + _e(p['club_table']) + '</div>'}</td>"
         f"<td>{_e(p['a'])} <span class='pts'>{p['a_points']}</span></td>"
         f"<td>{'<i>bye</i>' if p['b'] is None else _e(p['b']) + ' <span class=pts>' + str(p['b_points']) + '</span>'}"
         f"</td><td class='res'>{_e(p['score_and_status'][0])} <span class='st'>{_e(p['score_and_status'][1])}</span>"
@@ -172,7 +175,7 @@ def tv_page(state: dict, now: float | None = None, stream: str | None = None) ->
             f"data-ends='{view['round_ends_at'] or ''}'>{timer}</div></header>"
             f"<main id='page'><section><h2>Pairings <span class='page' data-of='{pair_pages}' id='pair-page'>"
             f"{'1/' + str(pair_pages) if pair_pages > 1 else ''}</span></h2><table style='font-size:34px'>"
-            "<colgroup><col style='width:9%'><col style='width:31%'><col style='width:31%'><col style='width:29%'>"
+            "<colgroup><col style='width:11%'><col style='width:30%'><col style='width:30%'><col style='width:29%'>"
             "</colgroup><tr><th class='num'>Table</th><th>Player</th><th>Opponent</th><th>Result</th></tr>"
             f"{_pages(pair_rows, PAIRINGS_PER_PAGE, 'pair')}</table>"
             f"</section><section><h2>Standings <span class='page' data-of='{stand_pages}' id='stand-page'>"

@@ -68,12 +68,18 @@ class Browser:
             self._buffer += chunk
         raise TimeoutError(method)
 
-    def open(self, url: str, width: int = 1280, height: int = 800, mobile: bool = False) -> "Browser":
+    def open(self, url: str, width: int = 1280, height: int = 800, mobile: bool = False,
+             headers: dict | None = None) -> "Browser":
+        """A new tab at ``url``; ``headers`` are sent with each of its requests (the organiser's
+        Basic authorisation, as a browser sends it again once the person has typed the password)."""
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
                                  session=False)["sessionId"]
         self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
                                                          "deviceScaleFactor": 1, "mobile": mobile})
+        if headers:
+            self.send("Network.enable")
+            self.send("Network.setExtraHTTPHeaders", {"headers": headers})
         self.send("Page.enable")
         self.send("Page.navigate", {"url": url})
         self.wait_for("document.readyState === 'complete' && document.getElementById('page') !== null")
@@ -95,7 +101,10 @@ class Browser:
     def wait_for(self, expression: str, timeout: float = 10.0):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:              # the page is between two documents (a reload): not yet
+                value = None
             if value:
                 return value
             time.sleep(0.05)

@@ -7,7 +7,10 @@ through the broker (pairing → seats → random legal play → both confirm), t
 round 2 half played: two results awaiting the players, one typed by the
 organiser (a table offline), one still playing.  Writes
 ``event-hub-tv-1920x1080.png``, ``event-hub-tv-390x844.png``,
-``event-hub-player-1920x1080.png`` and ``event-hub-player-390x844.png``.
+``event-hub-player-1920x1080.png`` and ``event-hub-player-390x844.png``; and the
+organiser's page of the event (round 2's first table disputed by a player) as
+``event-organiser-1280x800.png`` and ``event-organiser-390x844.png``, and the
+list of events with the form that creates one, ``event-organiser-create-1280x800.png``.
 """
 from __future__ import annotations
 
@@ -86,12 +89,26 @@ def main(out: str = "docs/screenshots") -> None:
                     if number == 1:
                         table.answer(session, 0)
                         table.answer(session, 1)
+                    elif t == TABLES[0]:
+                        table.answer(session, 0)
+                        table.answer(session, 1, agree=False, reason="we counted 14 not 12")
                 if number == 1:
                     _wait(lambda: not events.pairing_messages(ev))       # every table's result settled
             _post(f"{server.url}/organiser/event/{ev}/result", {"table": 3, "games": [0, 1, 0]})
             _wait(lambda: sum(1 for p in events.store.state(ev)["rounds"][-1]["pairings"] if p.get("result")) >= 3)
+            _wait(lambda: any((p.get("result") or {}).get("status") == "disputed"
+                              for p in events.store.state(ev)["rounds"][-1]["pairings"]))
             player = events.store.state(ev)["players"][0]["id"]
+            auth = {"Authorization": "Basic " + base64.b64encode(f"organiser:{PASSWORD}".encode()).decode()}
             with Browser() as browser:
+                browser.open(f"{server.url}/organiser/events", 1280, 800, headers=auth)
+                browser.screenshot(folder / "event-organiser-create-1280x800.png", full_page=True)
+                for width, height, mobile in ((1280, 800, False), (390, 844, True)):
+                    browser.open(f"{server.url}/organiser/event/{ev}", width, height, mobile=mobile, headers=auth)
+                    time.sleep(0.3)
+                    png = folder / f"event-organiser-{width}x{height}.png"
+                    browser.screenshot(png, full_page=not mobile)
+                    print("wrote", png)
                 for path, name in ((f"/event/{ev}", "tv"), (f"/event/{ev}/player/{player}", "player")):
                     for width, height, mobile in ((1920, 1080, False), (390, 844, True)):
                         browser.open(server.url + path, width, height, mobile=mobile)

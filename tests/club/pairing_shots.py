@@ -7,7 +7,9 @@
 It prints, as JSON, the words on the screen at each step (the test reads them):
 the pairing as sent, after South's player pressed, after *Swap seats*, and the
 names the game started with once both seats pressed (by touches on the
-on-screen seat buttons, as on the simulated table).
+on-screen seat buttons, as on the simulated table).  Then the game is played to
+its end and the answer view asks both players "do you agree?"; North's player
+agrees (a touch on their button): ``event-answer-WxH.png`` is that screen.
 """
 from __future__ import annotations
 
@@ -29,13 +31,17 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
     from kivy.app import App
     from kivy.base import EventLoop
 
+    import random
+
     from companion.club.eventtable import EventTable
+    from companion.club.outbox import Outbox
     from companion.session import Session, Store
     from ui import harness
-    from ui.pairing import PairingView
+    from ui.pairing import AnswerView, PairingView
 
     store = Store(Path(tempfile.mkdtemp(prefix="pairing-")) / "companion.sqlite3")
     table = EventTable(store)
+    table.outbox = Outbox("t5").attach(store)   # the answers are outbox rows, as at a table in the club
     started = []
 
     class Shots(App):
@@ -68,6 +74,21 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
     harness.tap(view.halves[0].button)
     harness.tap(view.halves[1].button)
     steps["started with"] = started[0].options["players"] if started else None
+    session, rng = started[0], random.Random(3)
+    while not session.rules.is_over(session.state):
+        session.act(session.rules.random_action(session.state, rng))
+    names, winner = session.options["players"], session.rules.result(session.state).get("winner")
+    text = (f"Result: {names[winner]} won" if winner in (0, 1) else "Result: a draw") + " — do you agree?"
+    from kivy.core.window import Window
+    Window.remove_widget(app.root)
+    answer = AnswerView(table, session, text, lambda: None)
+    Window.add_widget(answer)
+    harness.tap(answer.halves[0].button)
+    harness.frames(3)
+    steps["answer"] = {"headline": answer.headline.text,
+                       "seats": [[h.where.text, h.name.text, h.state.text, h.button.text, h.dispute.text]
+                                 for h in answer.halves]}
+    harness.screenshot(folder / f"event-answer-{width}x{height}.png")
     print(json.dumps(steps))
     app.stop()
     store.close()

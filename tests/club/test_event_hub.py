@@ -7,6 +7,7 @@ import base64
 import json
 import random
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -254,3 +255,193 @@ def test_the_tv_page_on_the_hub_runs_its_script_and_follows_the_event_in_chromiu
         # An organiser's entry reaches the open page by itself (server-sent event → reload).
         call(event_hub, f"/organiser/event/{ev}/result", {"table": 1, "games": [2, 1, 0]})
         browser.wait_for("!!document.body && document.body.innerText.includes('2–1 organiser')", timeout=10)
+
+
+def test_the_organiser_runs_the_event_from_the_page_in_chromium(event_hub):
+    """Create → register four → start the round → the pairings; a refusal is the hub's one sentence."""
+    from tests.club.chromium import Browser, chromium_path
+    from tests.club.conftest import missing
+    if chromium_path() is None:
+        missing("chromium")
+    url = event_hub.server.url
+    assert call(event_hub, "/organiser/events", auth=False)[0] == 401
+    with Browser() as browser:
+        def submit(form: str, **fields):
+            """Type into a form's fields and press its button, as a person does."""
+            sets = "".join(f"f.querySelector('[name=\"{k}\"]').value={json.dumps(v)};" for k, v in fields.items())
+            browser.evaluate(f"(function(){{var f=document.querySelector({json.dumps(form)});{sets}"
+                             "f.querySelector('button').click();})()")
+
+        browser.open(url + "/organiser/events", 1280, 800, headers=AUTH)
+        assert "Create an event" in browser.text()
+        # Nothing typed in the name: the hub's sentence, not a traceback; nothing created.
+        before = len(event_hub.store.events())
+        browser.evaluate("document.querySelector('[name=name]').removeAttribute('required')")
+        submit("form[data-post='/organiser/event']", name="", format="bo1")
+        browser.wait_for("document.getElementById('message').textContent.length > 0")
+        assert browser.evaluate("document.getElementById('message').textContent") == "the event's name is missing"
+        assert len(event_hub.store.events()) == before
+        submit("form[data-post='/organiser/event']", name="Page Night", game="sams", format="bo1", rounds="3",
+               round_minutes="45", tables="t7, t8")
+        browser.wait_for("location.pathname.startsWith('/organiser/event/')")
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('Register')")
+        ev = int(browser.evaluate("location.pathname").rsplit("/", 1)[1])
+        state = event_hub.store.state(ev)
+        assert (state["name"], state["format"], state["rounds_planned"], state["round_minutes"], state["tables"]) == \
+            ("Page Night", "bo1", 3, 45, ["t7", "t8"])
+        for k, name in enumerate(("Ana", "Ben", "Cy", "Dee")):
+            submit(f"form[data-post='/organiser/event/{ev}/register']", name=name,
+                   deck="c1\nc2" if name == "Ana" else "")
+            browser.wait_for(f"document.readyState === 'complete' && document.querySelectorAll('form"
+                             f"[data-post=\"/organiser/event/{ev}/drop\"]').length === {k + 1}")
+        assert event_hub.store.state(ev)["players"][0]["deck"] == ["c1", "c2"]
+        submit(f"form[data-post='/organiser/event/{ev}/start_round']")
+        browser.wait_for("document.body.innerText.includes('Round 1 of 3')")
+        text = browser.text()
+        view = call(event_hub, f"/api/event/{ev}", auth=False)[1]
+        for p in view["pairings"]:
+            row = browser.evaluate(f"Array.from(document.querySelectorAll('tr')).map(r => r.innerText)"
+                                   f".find(t => t.startsWith('{p['table']}\\t'))")
+            assert p["a"] in row and p["b"] in row and ("t7" if p["table"] == 1 else "t8") in row
+            assert "never joined" in row and "playing" in row
+        # The next round cannot start yet: the page shows the hub's sentence and nothing changes.
+        logged = len(event_hub.store.log(ev))
+        submit(f"form[data-post='/organiser/event/{ev}/start_round']")
+        browser.wait_for("document.getElementById('message').textContent.length > 0")
+        assert browser.evaluate("document.getElementById('message').textContent") == \
+            "round 1 is not finished: no settled result at table 1, 2"
+        assert len(event_hub.store.log(ev)) == logged and "Round 1 of 3" in text
+        # Table 1 offline: the organiser types its result; the page shows it as entered by hand. Then undo.
+        submit(f"form[data-post='/organiser/event/{ev}/result']", **{"games.0": "0", "games.1": "1"})
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('0–1 (entered by hand)')")
+        submit(f"form[data-post='/organiser/event/{ev}/undo']")
+        browser.wait_for("document.readyState === 'complete' && !document.body.innerText.includes('0–1 (entered')")
+        assert not event_hub.store.state(ev)["rounds"][0]["pairings"][0]["result"]
+        # Table 2's result as a table reports it, disputed by a player (the table test plays this through
+        # the broker): the organiser reads the reason, amends the prefilled score and decides.
+        second = event_hub.store.state(ev)["rounds"][0]["pairings"][1]
+        event_hub.store.act(ev, {"type": "report", "round": 1, "table": 2, "games": [1, 0, 0], "source": "table",
+                                 "game_ref": {"table": "t8", "game_id": 1}})
+        event_hub.store.act(ev, {"type": "dispute", "round": 1, "table": 2, "player": second["b"],
+                                 "reason": "we counted 14 not 12"})
+        browser.evaluate("location.reload()")
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('we counted 14')")
+        decide = f"form[data-post='/organiser/event/{ev}/correct']"
+        assert browser.evaluate(f"document.querySelector(\"{decide} [name='games.0']\").value") == "1"
+        submit(decide, **{"games.0": "0", "games.1": "1", "note": "judge: recount"})
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('0–1 (entered by hand)')")
+        assert event_hub.store.state(ev)["rounds"][0]["pairings"][1]["result"]["note"] == "judge: recount"
+        # A drop is one button in the player's row.
+        submit(f"form[data-post='/organiser/event/{ev}/drop']")
+        browser.wait_for("document.readyState === 'complete' && document.body.innerText.includes('dropped after round 1')")
+        assert event_hub.store.state(ev)["players"][0]["dropped"] == {"after_round": 1, "by": "organiser"}
+
+
+def test_best_of_three_is_played_game_after_game_at_the_table_and_rates_only_once_agreed(broker, event_hub, tmp_path):
+    """A best-of-three match needs two game wins: the table plays the next game of the match until one
+    player has them (EventTable.needs_game); the hub reports the match once, when it is decided; its games
+    count in the ratings only once both players agreed — and a friendly game counts as soon as it is stored."""
+    ev = call(event_hub, "/organiser/event", {"name": "Bo3 night", "game": "sams", "format": "bo3",
+                                              "rounds": 1, "seed": 5, "tables": ["t4"]})[1]["event"]
+    for name in ("Ivo", "Jun"):
+        call(event_hub, f"/organiser/event/{ev}/register", {"name": name})
+    store = Store(tmp_path / "companion.sqlite3")
+    publisher = Publisher(store, broker.club("t4")).start()
+    table = EventTable(store, publisher)
+    try:
+        call(event_hub, f"/organiser/event/{ev}/start_round", {})
+        wait_until(lambda: table.pairing is not None and table.pairing["event"] == ev)
+        assert table.pairing["format"] == "bo3" and table.needs_game()
+
+        def linked():
+            with event_hub.hub.store.read() as db:
+                return db.execute("SELECT COUNT(*) FROM club_event_table_games WHERE event_id = ?", (ev,)).fetchone()[0]
+
+        def result():
+            return event_hub.store.state(ev)["rounds"][0]["pairings"][0]["result"]
+        played, winners = [], []
+        while table.needs_game():
+            assert len(played) < 3
+            table.press(0)
+            assert table.press(1)
+            session = table.start(Session.start, seed=40 + len(played))
+            _play_to_the_end(session, len(played))
+            played.append(session)
+            winner = session.rules.result(session.state).get("winner")
+            winners.append(None if winner is None else session.options["players"][winner])
+            wait_until(lambda: publisher.pending() == 0 and linked() == len(played))
+            decided = max(winners.count("Ivo"), winners.count("Jun")) >= 2 or len(played) == 3
+            # Not decided: no result at the hub yet, and the table asks for the next game.
+            assert (result() is not None) == decided
+            if decided:
+                break
+            assert table.answer(session, 0) and table.answer(session, 1) and table.needs_game()
+        pair = event_hub.store.state(ev)["rounds"][0]["pairings"][0]
+        names = {p["id"]: p["name"] for p in event_hub.store.state(ev)["players"]}
+        a, b = names[pair["a"]], names[pair["b"]]
+        assert pair["result"]["games"] == [winners.count(a), winners.count(b), winners.count(None)]
+        assert pair["result"]["status"] == "reported" and pair["result"]["source"] == "table"
+        # Reported, not yet agreed: none of the match's games is in the ratings.
+        assert "ivo" not in event_hub.ratings().get("sams", {})
+        last = played[-1]
+        assert table.answer(last, 0) and table.answer(last, 1) and not table.needs_game()
+        wait_until(lambda: result()["status"] == "confirmed")
+        board = event_hub.ratings()["sams"]
+        assert board["ivo"]["games"] == board["jun"]["games"] == len(played)
+        # A friendly game (no event) at the same table counts as soon as the hub stored it.
+        friendly = Session.start(store, "sams", {"players": ["Ivo", "Kim"]}, seed=77)
+        _play_to_the_end(friendly, 77)
+        wait_until(lambda: publisher.pending() == 0)
+        wait_until(lambda: "kim" in event_hub.ratings()["sams"])
+        assert event_hub.ratings()["sams"]["ivo"]["games"] == len(played) + 1
+    finally:
+        publisher.close()
+        store.close()
+
+
+def test_a_restarted_hub_clears_the_retained_pairings_of_tables_not_in_the_round(broker, event_hub):
+    """The hub stopped between an undo (logged) and clearing the undone round's pairings: once it is
+    back, the stale pairings are cleared; a table of the current round keeps its pairing."""
+    ev = call(event_hub, "/organiser/event", {"name": "Restart", "game": "sams", "format": "bo1",
+                                              "rounds": 3, "seed": 2, "tables": ["t1", "t2"]})[1]["event"]
+    for name in ("Lia", "Mo", "Ned", "Oz"):
+        call(event_hub, f"/organiser/event/{ev}/register", {"name": name})
+    watchers = {t: Watcher(broker, t) for t in ("t1", "t2")}
+    try:
+        call(event_hub, f"/organiser/event/{ev}/start_round", {})
+        for w in watchers.values():
+            wait_until(lambda: w.messages and parse_pairing(w.messages[-1]) is not None)
+        call(event_hub, f"/organiser/event/{ev}/result", {"table": 2, "games": [1, 0, 0]})
+        wait_until(lambda: watchers["t2"].messages[-1] == b"")
+        call(event_hub, f"/organiser/event/{ev}/undo", {})          # table 2 is open again
+        wait_until(lambda: parse_pairing(watchers["t2"].messages[-1]) is not None)
+        event_hub.store.undo(ev)              # the undo of the round is logged; then the hub stops
+        assert not event_hub.store.state(ev)["rounds"]
+        before = {t: len(w.messages) for t, w in watchers.items()}
+        server = HubServer(event_hub.hub, ("127.0.0.1", 0))
+        restarted = EventHub(event_hub.hub, server)     # what `companion hub` builds at its start
+        server.start()
+        try:
+            for t, w in watchers.items():
+                wait_until(lambda: len(w.messages) > before[t] and w.messages[-1] == b"")
+            assert all(owner != ev for owner, _ in restarted._published.values())
+            # The round started again: its tables get their pairings; another restart leaves them be.
+            restarted.store.redo(ev)
+            restarted.changed(ev)
+            for w in watchers.values():
+                wait_until(lambda: parse_pairing(w.messages[-1]) is not None)
+            count = {t: len(w.messages) for t, w in watchers.items()}
+            again_server = HubServer(event_hub.hub, ("127.0.0.1", 0))
+            again = EventHub(event_hub.hub, again_server.start())
+            event_hub.hub.log_listeners.remove(again.table_message)
+            event_hub.hub.listeners.remove(again_server._changed)
+            again_server.close()
+            time.sleep(0.3)                   # a clear would arrive within milliseconds on loopback
+            assert {t: len(w.messages) for t, w in watchers.items()} == count
+        finally:
+            event_hub.hub.log_listeners.remove(restarted.table_message)
+            event_hub.hub.listeners.remove(server._changed)
+            server.close()
+    finally:
+        for w in watchers.values():
+            w.close()

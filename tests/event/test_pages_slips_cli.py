@@ -125,3 +125,22 @@ def test_the_organiser_runs_an_event_from_the_command_line(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "pages" / "players").iterdir()) == ["p1.html", "p2.html", "p3.html"]
     code, _, err = run("--event", "9", "standings")
     assert code == 2 and "no event #9" in err
+
+
+def test_the_tv_page_names_the_club_tables_the_organiser_gave_and_keeps_the_numbers():
+    from companion.event import moves, pages
+    state = moves.apply(None, {"type": "create", "name": "Named", "game": "sams", "format": "bo1", "rounds": 2,
+                               "tables": ["oak-corner", "window"]})
+    for name in ("Ana", "Ben", "Cy", "Dee", "Eli"):
+        state = moves.apply(state, {"type": "register", "name": name})
+    state = moves.apply(state, moves.prepare(state, {"type": "start_round"}))
+    view = pages.public_view(state)
+    assert [(p["table"], p["club_table"]) for p in view["pairings"]] == [(1, "oak-corner"), (2, "window"), (None, None)]
+    html = pages.tv_page(state)
+    assert "1<div class=club>oak-corner</div>" in html and "2<div class=club>window</div>" in html
+    # Without a list of the club's tables the event's numbers are all the room needs.
+    plain = moves.apply(None, {"type": "create", "name": "Plain", "game": "sams", "format": "bo1", "rounds": 2})
+    for name in ("Ana", "Ben"):
+        plain = moves.apply(plain, {"type": "register", "name": name})
+    plain = moves.apply(plain, moves.prepare(plain, {"type": "start_round"}))
+    assert pages.public_view(plain)["pairings"][0]["club_table"] is None and "class=club" not in pages.tv_page(plain)
