@@ -25,7 +25,10 @@ absence); "Draw for South" taps the next card on the companion's hand pad
 without showing it; "Play slot 3 on lane 2" lays the card of the slot the
 companion named on the lane it named.  In Lifeforce each player has a deck of
 their own: the list shows the person's, "Draw for South" takes the next card of
-the companion's shuffled deck, and "Play slots 2, 1, 4" lays its build.
+the companion's shuffled deck, and "Play slots 2, 1, 4" lays its build.  This
+module keeps what every game shares (:class:`SoloRow`); each game's row lives
+with its table screen (``SoloHands`` in ``ui/tables/sams.py``,
+``LifeforceSoloRow`` in ``ui/tables/lifeforce.py``, made by ``solo_row``).
 """
 from __future__ import annotations
 
@@ -37,9 +40,6 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
-from companion.games import sams
-from companion.games.lifeforce import solo as lifeforce_solo
-from companion.games.lifeforce.animals import BIT as LIFEFORCE_BIT
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by simtable.kv)
 from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
@@ -75,7 +75,7 @@ class SimPanel(BoxLayout):
     shown = BooleanProperty(False)
     #: the seat whose zones the panel must leave visible (None: the active seat's)
     fed_seat = ObjectProperty(None, allownone=True)
-    #: a solo game's hands (:class:`SoloHands`), else None
+    #: a solo game's draw and play row (:class:`SoloRow`, from the table screen's ``solo_row``), else None
     solo = None
 
     def __init__(self, screen, **kwargs):
@@ -87,12 +87,10 @@ class SimPanel(BoxLayout):
         own = seat_decks(session.options)
         #: (button label, card ids or None for all, the seat it feeds or None)
         self.decks: list[tuple[str, list[str] | None, int | None]] = [("All cards", None, None)]
-        self.solo = solo_row(self)
-        if isinstance(self.solo, SoloHands):
-            self.decks = [(f"{players[self.solo.person]}'s hand", None, self.solo.person)]
-        elif self.solo is not None:
-            self.decks = [(f"{players[self.solo.person]}'s deck", own[self.solo.person], self.solo.person)]
+        # A solo game's row comes from the game's own table screen (ui/tables/<game>.py).
+        self.solo = screen.solo_row(self) if "solo" in session.state else None
         if self.solo is not None:
+            self.decks = [self.solo.deck()]
             self.deck_name = self.decks[0][0]
             self.fed_seat = self.solo.person
         elif own is not None:
@@ -217,7 +215,7 @@ class SimPanel(BoxLayout):
             grid.remove_widget(extra)
         self.ids.count.text = (f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
                                + (f" · {self.page + 1}/{self.pages}" if self.pages > 1 else "") if cards
-                               else "No card in your hand" if isinstance(self.solo, SoloHands) and not self.query.strip()
+                               else "No card in your hand" if self.solo is not None and self.solo.HAND and not self.query.strip()
                                else "No card matches")
 
     def on_size(self, *_args):
@@ -227,7 +225,7 @@ class SimPanel(BoxLayout):
 
     def matching(self) -> list:
         deck = next((d for d in self.decks if d[0] == self.deck_name), self.decks[0])[1]
-        if isinstance(self.solo, SoloHands):
+        if self.solo is not None and self.solo.HAND:
             deck = self.solo.hand()
         cards = list(self.catalogue)
         if deck is not None:
@@ -249,7 +247,7 @@ class SimPanel(BoxLayout):
     def _deck_buttons(self) -> None:
         box = self.ids.decks
         box.clear_widgets()
-        if isinstance(self.solo, LifeforceSoloRow):
+        if self.solo is not None and not self.solo.HAND:
             box.add_widget(self.solo)           # the person's own deck only: no filter, search kept
             return
         if self.solo is not None:
@@ -346,18 +344,15 @@ def card_face_query(text: str) -> str | None:
     return f"{rank}{suit}"
 
 
-def solo_row(panel) -> "SoloRow | None":
-    """The draw and play buttons of a solo game, by game; None when nobody plays solo."""
-    session = panel.screen.session
-    if "solo" not in session.state:
-        return None
-    return LifeforceSoloRow(panel) if session.rules.name == "lifeforce" else SoloHands(panel)
-
-
 class SoloRow(BoxLayout):
     """A solo game's row on the simulated table: the companion's cards come from a pile shuffled
     once per game (seeded: a resumed game deals alike) and go onto its hand pad unseen; its play is
-    laid from the slots it named.  A game's row says which cards may be drawn and how a play is laid."""
+    laid from the slots it named.  A game's row says which cards may be drawn and how a play is laid;
+    each game's row lives with its table screen (``ui/tables/<game>.py``, ``solo_row``)."""
+
+    #: True: the card list shows only the hand this row dealt the person (:meth:`hand`), with no
+    #: search or filter; False: the person's own deck (:meth:`deck`), searchable
+    HAND = False
 
     def __init__(self, panel, pile: list[str], hand_zone, **kwargs):
         app = App.get_running_app()
@@ -376,6 +371,14 @@ class SoloRow(BoxLayout):
         self.theirs.bind(on_release=lambda *_a: self.draw_theirs())
         self.play_button = BigButton(tone=theme.HIGHLIGHT, color=theme.CARD_TEXT)
         self.play_button.bind(on_release=lambda *_a: self.play())
+
+    def deck(self) -> tuple[str, list[str] | None, int]:
+        """The panel's one deck choice: its label, its cards (None: :meth:`hand`'s), the person's seat."""
+        raise NotImplementedError
+
+    def hand(self) -> list[str]:
+        """The person's cards in hand, when the row deals them (``HAND``)."""
+        raise NotImplementedError
 
     def drawable(self, card: str) -> bool:
         """``card`` may lie in the pile drawn from now."""
@@ -409,103 +412,6 @@ class SoloRow(BoxLayout):
 
     def refresh_play(self, state) -> None:
         raise NotImplementedError
-
-
-class SoloHands(SoloRow):
-    """Sam's solo game on the simulated table: one shuffled box for both hands, the person's hand
-    by face, the companion's never (drawn onto its hand pad and played from the slot it names).
-    The card list shows only the person's hand (:meth:`hand`)."""
-
-    def __init__(self, panel, **kwargs):
-        super().__init__(panel, sams.DECK, sams.hand_zone, **kwargs)
-        state = panel.screen.session.state
-        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
-        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        self.mine = BigButton()
-        self.mine.bind(on_release=lambda *_a: self.draw_mine())
-        for b in (self.mine, self.theirs, self.play_button):
-            self.add_widget(b)
-        self.refresh()
-
-    def hand(self) -> list[str]:
-        """The person's cards still in hand: drawn here and not on the table (an undone play's
-        card is back in the hand)."""
-        state = self.panel.screen.session.state
-        if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
-            self.drawn = []                 # the hand went to the discard (or separate) pile
-        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        return [c for c in self.drawn if not sams.BIT[c] & state["on_table"]]
-
-    def drawable(self, card: str) -> bool:
-        state = self.panel.screen.session.state
-        return (not sams.BIT[card] & (state["on_table"] | state["discarded"])
-                and card not in state["solo"]["slots"] and card not in self.hand())
-
-    def refresh_play(self, state) -> None:
-        mine = max(0, state["hand"][self.person] - len(self.hand()))
-        self.mine.text = f"Draw for {self.me}" + (f" ({mine})" if mine else "")
-        self.mine.disabled = not mine
-        decision = state["solo"]["decision"]
-        self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
-                                 if decision is not None else f"Play for {self.who}")
-        self.play_button.disabled = decision is None
-
-    def draw_mine(self) -> None:
-        card = self._draw()
-        if card is not None:
-            self.drawn.append(card)
-            self.refresh()
-
-    def play(self) -> None:
-        """Lay the card of the slot the companion named on the lane it named."""
-        state = self.panel.screen.session.state
-        decision = state["solo"]["decision"]
-        if decision is None:
-            return
-        card = state["solo"]["slots"][decision["slot"]]
-        self.panel.screen.controller.sim_place(sams.lane_zone(self.seat, decision["lane"]), card, secret=True)
-
-
-class LifeforceSoloRow(SoloRow):
-    """Lifeforce's solo game on the simulated table: each player has a deck of their own, so the
-    person plays from theirs as in any game (the card list shows only that deck) and the companion's
-    is shuffled here: a draw takes the next card of it not in its graveyard, discard pile, battle
-    or holder, as the engine counts its deck; its build is laid from the slots it named."""
-
-    def __init__(self, panel, **kwargs):
-        state = panel.screen.session.state
-        super().__init__(panel, seat_decks(state["options"])[state["solo"]["seat"]], lifeforce_solo.hand_zone,
-                         **kwargs)
-        for b in (self.theirs, self.play_button):
-            self.add_widget(b)
-        self.refresh()
-
-    def drawable(self, card: str) -> bool:
-        state = self.panel.screen.session.state
-        gone = state["graveyard"][self.seat] | state["discard"][self.seat] | state["table"][self.seat]
-        return not LIFEFORCE_BIT[card] & gone and card not in state["solo"]["slots"]
-
-    def refresh_play(self, state) -> None:
-        pending = self._pending(state)
-        self.play_button.text = (f"Play slot{'s' if len(pending) > 1 else ''} "
-                                 f"{', '.join(str(slot + 1) for slot, _zone in pending)}"
-                                 if pending else f"Play for {self.who}")
-        self.play_button.disabled = not pending
-
-    def _pending(self, state) -> list[tuple[int, str]]:
-        """The holder slots of the companion's build still to be laid, each with its pad's zone."""
-        decision = state["solo"]["decision"]
-        if decision is None or state["turn"] != self.seat or state["phase"] not in ("attack", "counter"):
-            return []
-        slots = state["solo"]["slots"]
-        out = [(decision["animal"], f"{self.seat}.attacker")] if slots[decision["animal"]] is not None else []
-        return out + [(s, f"{self.seat}.support") for s in decision["support"] if slots[s] is not None]
-
-    def play(self) -> None:
-        """Lay the cards of the slots the companion named on the pads it named, animal first."""
-        session = self.panel.screen.session
-        for slot, zone in self._pending(session.state):
-            self.panel.screen.controller.sim_place(zone, session.state["solo"]["slots"][slot], secret=True)
 
 
 class SimCard(Button):

@@ -536,6 +536,11 @@ class TableScreen(Screen):
 
     on_sim_lifting = on_sim_card
 
+    def solo_row(self, panel):
+        """A solo game's draw and play row for the simulated table's card panel
+        (:class:`ui.simtable.SoloRow`); a game with solo play has one in its own screen."""
+        return None
+
     def open_sim_panel(self) -> None:
         from ui.simtable import open_panel
         open_panel(self)
