@@ -105,7 +105,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         harness.frames(3)
         panel = open_panel(table_screen(app))
         if who is not None:
-            panel.choose_deck(panel.decks[1 + who][0])
+            panel.choose_deck(panel.decks[2 + who][0])
         shot("simulated-table", game)
         panel.dismiss()
     app.go("history")

@@ -8,6 +8,8 @@ round is scored its result; the winning lane is framed with its reason.
 """
 from __future__ import annotations
 
+import random
+
 from companion.games import sams
 from companion.games.sams import LANES, lane_strength
 from ui import theme
@@ -98,6 +100,18 @@ class SamsTable(TableScreen):
     def solo_row(self, panel) -> "SoloHands":
         return SoloHands(panel)
 
+    def sim_hand(self, panel, seat) -> list[str] | None:
+        """Each seat's hand on the simulated table, dealt from one shuffled box as players draw
+        (the engine counts a hand, it never knows one): the card panel lists these five, not the
+        36 cards of the box."""
+        session = self.session
+        if seat not in (0, 1) or "solo" in session.state:
+            return None
+        hands = getattr(self, "_sim_hands", None)
+        if hands is None or hands.session is not session:
+            hands = self._sim_hands = DealtHands(session)
+        return hands.hand(seat)
+
     def button_actions(self) -> list[dict]:
         # The companion's choices (a slot and a lane, a swap of its hand) are its own, made on its
         # thread: no button makes one for it.
@@ -129,6 +143,42 @@ class SamsTable(TableScreen):
 
     def forget_game(self) -> None:
         self._lane_texts = {}
+        self._sim_hands = None
+
+
+class DealtHands:
+    """Both hands of a two-player game of Sam's on the simulated table: drawn from the box
+    shuffled once per game (seeded, so a resumed game deals alike), topped up to the number of
+    cards the engine says each seat holds, emptied when a round ends or a hand is swapped.  A card
+    played leaves the hand; undone, it is back."""
+
+    def __init__(self, session):
+        self.session = session
+        self.order = list(sams.DECK)
+        random.Random(session.seed).shuffle(self.order)
+        self.drawn: dict[int, list[str]] = {0: [], 1: []}
+        state = session.state
+        self._round, self._redrawn = state["round"], list(state["redrawn"])
+
+    def hand(self, seat: int) -> list[str]:
+        state = self.session.state
+        if state["round"] != self._round:
+            self.drawn = {0: [], 1: []}         # the round's cards went to the discard pile
+        for s in (0, 1):
+            if state["redrawn"][s] and not self._redrawn[s]:
+                self.drawn[s] = []              # a swapped hand is set aside
+        self._round, self._redrawn = state["round"], list(state["redrawn"])
+        gone = state["on_table"] | state["discarded"]
+        held = [c for c in self.drawn[seat] if not sams.BIT[c] & gone][:state["hand"][seat]]
+        taken = {c for s in (0, 1) for c in self.drawn[s]}
+        for card in self.order:
+            if len(held) >= state["hand"][seat]:
+                break
+            if card not in taken and not sams.BIT[card] & gone:
+                held.append(card)
+                self.drawn[seat].append(card)
+                taken.add(card)
+        return held
 
 
 class SoloHands(SoloRow):
