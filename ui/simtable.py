@@ -265,6 +265,9 @@ class SimPanel(BoxLayout):
         self.pages = max(1, -(-len(cards) // per_page))
         self.page = min(self.page, self.pages - 1)
         grid.cols = cols
+        # in the tray a card keeps its width however few there are (a lone card is not a banner)
+        grid.col_force_default = self.tray
+        grid.col_default_width = max(1, (grid.width - 4 * scale * (cols - 1)) / cols) if self.tray else 0
         page = cards[self.page * per_page:(self.page + 1) * per_page]
         have = grid.children[::-1]
         width = grid.width / cols - 10 * scale
@@ -391,11 +394,14 @@ class SimPanel(BoxLayout):
     def place_all_zone(self) -> str | None:
         """The one zone every card of the hand goes on now (Territory's ready pad while creatures
         are entered), or None.  "Place all" then lays the whole hand there with one touch."""
+        from ui.tables.generic import zone_kind
         hand = self.hand()
         zones = {tuple(self.zones_for(c.id)) for c in hand}
         if len(hand) > 1 and len(zones) == 1:
             only = next(iter(zones))
-            if len(only) == 1:
+            # only where the game lays a whole pile there (its screen says so): a pad that takes
+            # any number of cards may still want a few (Lifeforce's support row)
+            if len(only) == 1 and zone_kind(only[0]) in self.screen.WHOLE_HAND_ZONES:
                 return only[0]
         return None
 

@@ -78,6 +78,9 @@ class TableScreen(Screen):
 
     #: action types that are the same whoever presses them (one button, no name on it)
     SHARED_ACTIONS: frozenset = frozenset()
+    #: kinds of zone (``zone_kind``) a player lays a whole pile on at once: the simulated table's
+    #: card panel offers "Place all" for them (Territory's ready pad)
+    WHOLE_HAND_ZONES: frozenset = frozenset()
 
     controller = None
     session = None
