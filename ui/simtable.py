@@ -25,7 +25,10 @@ absence); "Draw for South" taps the next card on the companion's hand pad
 without showing it; "Play slot 3 on lane 2" lays the card of the slot the
 companion named on the lane it named.  In Lifeforce each player has a deck of
 their own: the list shows the person's, "Draw for South" takes the next card of
-the companion's shuffled deck, and "Play slots 2, 1, 4" lays its build.
+the companion's shuffled deck, and "Play slots 2, 1, 4" lays its build.  This
+module keeps what every game shares (:class:`SoloRow`); each game's row lives
+with its table screen (``SoloHands`` in ``ui/tables/sams.py``,
+``LifeforceSoloRow`` in ``ui/tables/lifeforce.py``, made by ``solo_row``).
 """
 from __future__ import annotations
 
@@ -37,9 +40,6 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
-from companion.games import sams
-from companion.games.lifeforce import solo as lifeforce_solo
-from companion.games.lifeforce.animals import BIT as LIFEFORCE_BIT
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by simtable.kv)
 from ui.decklists import card_values, seat_decks, shipped_decks, short_deck_name
@@ -54,7 +54,23 @@ DRAWER_SHARE = 0.4
 DRAWER_MIN_WINDOW = 1000
 DRAG_DISTANCE = 20      # px a touch must travel before a tap becomes a drag
 CARD_WIDTH = 150        # px at text size 1: a card button, its name and values on up to three lines
+TRAY_CARD_WIDTH = 86    # px at text size 1 in the 800×480 tray: a hand of five in one row
 CARD_HEIGHT = 64
+TRAY_CARD_HEIGHT = 52   # px at text size 1: two whole lines of 18 px text (face, values) in the tray
+#: the deck choice that lists the cards the fed seat may put on a pad now, by the engine
+PLAYABLE = "Playable now"
+#: card attributes that group a hand, as the games use them (a suit, a kind, a colour), and that sort it
+GROUP_KEYS = ("suit", "kind", "type", "colour", "class", "faction", "biome")
+VALUE_KEYS = ("rank", "lifespan_max", "attack", "atk", "power", "cost", "health")
+
+
+def card_order(card) -> tuple:
+    """Where a card goes in a sorted, grouped hand: its group (suit, kind…), then its value, then
+    its name — so "2♥ 7♥ 10♥ | 3♠ 9♠" and Lifeforce's red animals by lifespan."""
+    attrs = card.attrs
+    group = next((str(attrs[k]) for k in GROUP_KEYS if isinstance(attrs.get(k), str)), "")
+    value = next((attrs[k] for k in VALUE_KEYS if isinstance(attrs.get(k), (int, float))), 0)
+    return group, value, card.name
 
 
 def open_panel(screen) -> "SimPanel":
@@ -69,13 +85,18 @@ def open_panel(screen) -> "SimPanel":
 class SimPanel(BoxLayout):
     screen = ObjectProperty(None)
     query = StringProperty("")
-    deck_name = StringProperty("All cards")
+    deck_name = StringProperty(PLAYABLE)
+    #: laid as a one-row tray under the board (a window too narrow for a drawer beside it)
+    tray = BooleanProperty(False)
+    #: "Place all 13" when every card of the hand goes on one zone now, else ""
+    place_all_text = StringProperty("")
     page = NumericProperty(0)
     pages = NumericProperty(1)
+    per_page = 1          # cards a page shows now (set by fill)
     shown = BooleanProperty(False)
     #: the seat whose zones the panel must leave visible (None: the active seat's)
     fed_seat = ObjectProperty(None, allownone=True)
-    #: a solo game's hands (:class:`SoloHands`), else None
+    #: a solo game's draw and play row (:class:`SoloRow`, from the table screen's ``solo_row``), else None
     solo = None
 
     def __init__(self, screen, **kwargs):
@@ -86,13 +107,11 @@ class SimPanel(BoxLayout):
         players = session.options.get("players") or ["North", "South"]
         own = seat_decks(session.options)
         #: (button label, card ids or None for all, the seat it feeds or None)
-        self.decks: list[tuple[str, list[str] | None, int | None]] = [("All cards", None, None)]
-        self.solo = solo_row(self)
-        if isinstance(self.solo, SoloHands):
-            self.decks = [(f"{players[self.solo.person]}'s hand", None, self.solo.person)]
-        elif self.solo is not None:
-            self.decks = [(f"{players[self.solo.person]}'s deck", own[self.solo.person], self.solo.person)]
+        self.decks: list[tuple[str, list[str] | None, int | None]] = [(PLAYABLE, None, None), ("All cards", None, None)]
+        # A solo game's row comes from the game's own table screen (ui/tables/<game>.py).
+        self.solo = screen.solo_row(self) if "solo" in session.state else None
         if self.solo is not None:
+            self.decks = [self.solo.deck()]
             self.deck_name = self.decks[0][0]
             self.fed_seat = self.solo.person
         elif own is not None:
@@ -107,6 +126,10 @@ class SimPanel(BoxLayout):
         self._replace = Clock.create_trigger(self._place, 0)
         self._follow = self._on_session_events
         controller.bind(on_session_events=self._follow)
+        # a hand follows the pads too: a card the game took off the table is lifted after its events
+        self._refill = Clock.create_trigger(self._fill_shown, 0)
+        self._pads = self._on_pad_event
+        controller.bind(on_pad_event=self._pads)
         for box in screen.zone_boxes.values():
             box.bind(pos=lambda *_a: self._replace(), size=lambda *_a: self._replace())
 
@@ -115,11 +138,22 @@ class SimPanel(BoxLayout):
         self._replace()
         if self.solo is not None:
             self.solo.refresh()
+        elif self.shown:
+            self.fill()                  # the hand changed with the play
+
+    def _on_pad_event(self, *_args) -> None:
+        if self.shown and self.solo is None:
+            self._refill()
+
+    def _fill_shown(self, _dt=None) -> None:
+        if self.shown:
+            self.fill()
 
     def _session_changed(self, controller, session) -> None:
         if session is not self._session:
             controller.unbind(session=self._session_changed)
             controller.unbind(on_session_events=self._follow)
+            controller.unbind(on_pad_event=self._pads)
             self.dismiss()
 
     # ---- showing ---------------------------------------------------------------------
@@ -136,6 +170,7 @@ class SimPanel(BoxLayout):
     def dismiss(self) -> None:
         Window.unbind(size=self._place)
         self.screen.drawer_width = 0
+        self.screen.tray_height = 0
         if self.parent is not None:
             self.parent.remove_widget(self)
         self.shown = False
@@ -154,16 +189,28 @@ class SimPanel(BoxLayout):
         if not self.shown:
             return
         screen = self.screen
-        if self.solo is not None or Window.width < DRAWER_MIN_WINDOW:
-            screen.drawer_width = 0
-            self._place_band()
-            return
-        width = round(Window.width * DRAWER_SHARE)
         top, bottom = screen.ids.top, screen.ids.bottom
         low = bottom.to_window(bottom.x, bottom.top)[1]
         high = top.to_window(top.x, top.y)[1]
-        screen.drawer_width = width
         self.size_hint = (None, None)
+        if self.solo is not None:
+            screen.drawer_width = screen.tray_height = 0
+            self.tray = False
+            self._place_band()
+            return
+        if Window.width < DRAWER_MIN_WINDOW:
+            # 800×480: a tray one card tall between the board and the bottom bar; the board
+            # gives up that height (its zones keep their words whole: tests/ui/test_simtable.py)
+            app = App.get_running_app()
+            fs, scale = (app.fscale, app.scale) if app else (1.0, 1.0)
+            height = round(TRAY_CARD_HEIGHT * fs + 8 * scale)
+            self.tray = True
+            screen.drawer_width, screen.tray_height = 0, height
+            self.pos, self.size = (0, low), (Window.width, height)
+            return
+        self.tray = False
+        width = round(Window.width * DRAWER_SHARE)
+        screen.drawer_width, screen.tray_height = width, 0
         self.pos, self.size = (Window.width - width, low), (width, max(0, high - low))
 
     def _place_band(self) -> None:
@@ -198,17 +245,36 @@ class SimPanel(BoxLayout):
         app = App.get_running_app()
         scale = app.fscale if app else 1.0        # cards are text: they grow with the words
         cards = self.matching()
-        cols = max(1, int(grid.width // (CARD_WIDTH * scale))) if grid.width > 10 else 4
-        rows = max(1, int((grid.height + 4 * scale) // ((CARD_HEIGHT + 4) * scale))) if grid.height > 10 else 2
-        per_page = cols * rows
+        whole = self.deck_name == PLAYABLE and not self.query.strip() and self.solo is None
+        zone = self.place_all_zone() if whole else None
+        self.place_all_text = ((f"Place all {len(cards)}" if len(cards) <= 15 else "Place all") if zone
+                               else "Place a row" if whole and self.row_zones() else "")
+        wide = (TRAY_CARD_WIDTH if self.tray else CARD_WIDTH) * scale
+        cols = max(1, int(grid.width // wide)) if grid.width > 10 else 4
+        if self.tray:
+            # the row's width less what the tray's buttons take (simtable.kv), arrows only when needed
+            bs = app.bscale if app else 1.0
+            room = self.width - 8 * (app.scale if app else 1.0) - 12 * bs - (88 + 64 + 20 + 172) * bs \
+                - (118 * bs if self.place_all_text else 0)
+            cols = max(1, int(room // wide))
+            if len(cards) > cols:
+                cols = max(1, int((room - 96 * bs) // wide))
+        rows = 1 if self.tray else \
+            max(1, int((grid.height + 4 * scale) // ((CARD_HEIGHT + 4) * scale))) if grid.height > 10 else 2
+        per_page = self.per_page = cols * rows
         self.pages = max(1, -(-len(cards) // per_page))
         self.page = min(self.page, self.pages - 1)
         grid.cols = cols
+        # in the tray a card keeps its width however few there are (a lone card is not a banner)
+        grid.col_force_default = self.tray
+        grid.col_default_width = max(1, (grid.width - 4 * scale * (cols - 1)) / cols) if self.tray else 0
         page = cards[self.page * per_page:(self.page + 1) * per_page]
         have = grid.children[::-1]
+        width = grid.width / cols - 10 * scale
         for n, card in enumerate(page):
             # The face players know the card by ("7♥"), or its name, and then its values.
-            text = f"{self.screen.controller.card_text(card.id)}\n{card_values(card)}"
+            text = self.card_label(card, width) if self.tray else \
+                f"{self.screen.controller.card_text(card.id)}\n{card_values(card)}"
             if n < len(have):
                 have[n].card_id, have[n].text = card.id, text
             else:
@@ -217,8 +283,26 @@ class SimPanel(BoxLayout):
             grid.remove_widget(extra)
         self.ids.count.text = (f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
                                + (f" · {self.page + 1}/{self.pages}" if self.pages > 1 else "") if cards
-                               else "No card in your hand" if isinstance(self.solo, SoloHands) and not self.query.strip()
+                               else "No card in your hand" if self.solo is not None and self.solo.HAND and not self.query.strip()
                                else "No card matches")
+
+    def card_label(self, card, width: float) -> str:
+        """A card in the tray, one line of face or name and one of values, each whole: the
+        longest form of each that fits ``width`` ("Castle Ravensworth" → "Ravensworth")."""
+        from ui.tables.generic import name_choices
+        from ui.widgets import measure
+        app = App.get_running_app()
+        font = theme.FONT_BODY * (app.fscale if app else 1.0)
+        face = self.screen.controller.card_text(card.id)
+        values = card_values(card)
+        parts = values.split(" · ")
+        value_choices = [" · ".join(parts[:n]) for n in range(len(parts), 0, -1)]
+        value_choices += [_abbreviated(v) for v in value_choices]
+
+        def first_fit(choices):
+            return next((c for c in choices if measure(c, font, False, None)[0] <= width), choices[-1])
+        return f"{first_fit(name_choices(face)[:1] + sorted(name_choices(face)[1:], key=len, reverse=True))}" \
+               f"\n{first_fit(value_choices)}"
 
     def on_size(self, *_args):
         if self.shown:
@@ -227,8 +311,8 @@ class SimPanel(BoxLayout):
 
     def matching(self) -> list:
         deck = next((d for d in self.decks if d[0] == self.deck_name), self.decks[0])[1]
-        if isinstance(self.solo, SoloHands):
-            deck = self.solo.hand()
+        if self.deck_name == PLAYABLE and not self.query.strip() or self.solo is not None and self.solo.HAND:
+            return self.hand()
         cards = list(self.catalogue)
         if deck is not None:
             wanted = set(deck)
@@ -246,10 +330,141 @@ class SimPanel(BoxLayout):
         lying = {u for uids in self.screen.controller.source.on_pad.values() for u in uids}
         return sorted(cards, key=lambda c: virtual_uid(c.id) in lying)
 
+    def fed(self) -> int | None:
+        """The seat the panel feeds: the one chosen, else the one to act now."""
+        if self.fed_seat is not None:
+            return self.fed_seat
+        session = self.screen.session
+        if session is None:
+            return None
+        seat = session.view(None).get("active_seat")
+        if seat is None and self.deck_name == PLAYABLE:
+            # both seats may play (Territory's creatures entered, Lifeforce's deck check): the
+            # first that still has cards to play, so its hand is one seat's and "Place all" fits
+            for candidate in (0, 1):
+                if any(session.rules.scan_for(session.state, a) and a.get("seat") == candidate
+                       for a in session.rules.legal_actions(session.state)):
+                    return candidate
+        return seat
+
+    def playable(self) -> dict[str, list[str]]:
+        """Each card the fed seat may put on a pad now, by the engine's legal actions, with the
+        zones it may go on (a shared zone too)."""
+        session = self.screen.session
+        if session is None:
+            return {}
+        key = (id(session.state), self.fed())
+        if getattr(self, "_playable_key", None) == key:
+            return self._playable
+        seat, rules, state = key[1], session.rules, session.state
+        out: dict[str, list[str]] = {}
+        for action in rules.legal_actions(state):
+            scan = rules.scan_for(state, action)
+            if scan is None or scan[0] not in self.screen.zone_boxes:
+                continue
+            zone_seat = self.screen.zone_boxes[scan[0]].seat
+            if seat is not None and (zone_seat not in (None, seat) or action.get("seat") not in (None, seat)):
+                continue
+            zones = out.setdefault(scan[1], [])
+            if scan[0] not in zones:
+                zones.append(scan[0])
+        self._playable_key, self._playable = key, out
+        return out
+
+    def hand(self) -> list:
+        """The fed seat's hand, sorted and grouped (:func:`card_order`): a solo game's dealt hand;
+        else the hand the game's screen keeps (Sam's deals one, as players draw); else every card
+        the engine lets that seat put on a pad now."""
+        by_id = {c.id: c for c in self.catalogue}
+        if self.solo is not None and self.solo.HAND:
+            ids = self.solo.hand()
+        else:
+            ids = self.screen.sim_hand(self, self.fed())
+            if ids is None:
+                # a card lying on the table is not in a hand (moving it is the player's hand's job)
+                from companion.tags import virtual_uid
+                lying = {u for uids in self.screen.controller.source.on_pad.values() for u in uids}
+                ids = [c for c in self.playable() if virtual_uid(c) not in lying]
+        cards = [by_id[c] for c in dict.fromkeys(ids) if c in by_id]
+        return sorted(cards, key=card_order)
+
+    def zones_for(self, card_id: str) -> list[str]:
+        return self.playable().get(card_id, [])
+
+    def place_all_zone(self) -> str | None:
+        """The one zone every card of the hand goes on now (Territory's ready pad while creatures
+        are entered), or None.  "Place all" then lays the whole hand there with one touch."""
+        from ui.tables.generic import zone_kind
+        hand = self.hand()
+        zones = {tuple(self.zones_for(c.id)) for c in hand}
+        if len(hand) > 1 and len(zones) == 1:
+            only = next(iter(zones))
+            # only where the game lays a whole pile there (its screen says so): a pad that takes
+            # any number of cards may still want a few (Lifeforce's support row)
+            if len(only) == 1 and zone_kind(only[0]) in self.screen.WHOLE_HAND_ZONES:
+                return only[0]
+        return None
+
+    def row_zones(self) -> list[str]:
+        """The free zones of one kind the fed seat fills now card after card, keeping its turn
+        (Vita Luna's white positions while it places): "Place a row" lays the hand's first
+        cards there, one each.  Empty where a placement passes the turn (Sam's lanes, by the
+        engine: its ``apply`` is pure, so the first placement is tried on a copy)."""
+        from ui.tables.generic import zone_kind
+        hand = self.hand()
+        if len(hand) < 2:
+            return []
+        first = self.zones_for(hand[0].id)
+        row = [z for z in first if zone_kind(z) == zone_kind(first[0])] if first else []
+        if len(row) < 2:
+            return []
+        session = self.screen.session
+        rules, state, seat = session.rules, session.state, self.fed()
+        action = next((a for a in rules.legal_actions(state)
+                       if rules.scan_for(state, a) == (row[0], hand[0].id)), None)
+        if action is None:
+            return []
+        try:
+            after, _events = rules.apply(state, action)
+        except Exception:                        # an engine's refusal: no row offered
+            return []
+        if rules.view(after, None).get("active_seat") not in (seat, None) or not any(
+                rules.scan_for(after, a) and a.get("seat") == seat for a in rules.legal_actions(after)):
+            return []
+        return row
+
+    def place_all(self) -> None:
+        """Lay the hand with one touch: every card on its one zone, or a row (:meth:`row_zones`),
+        in the hand's order, while the engine takes them."""
+        zone = self.place_all_zone()
+        pairs = ([(zone, card.id) for card in self.hand()] if zone is not None
+                 else list(self._row_pairs()))
+        controller = self.screen.controller
+        road = getattr(controller, "road", None)
+        for zone, card in pairs:
+            if zone not in self.zones_for(card):
+                break
+            session = self.screen.session
+            before = len(session.actions)
+            controller.sim_place(zone, card)
+            if road is not None:
+                road.join()                  # each card is read and played before the next is laid
+            if len(session.actions) == before:
+                break
+        self.fill()
+
+    def _row_pairs(self):
+        row, used = self.row_zones(), set()
+        for zone in row:
+            card = next((c.id for c in self.hand() if c.id not in used and zone in self.zones_for(c.id)), None)
+            if card is not None:
+                used.add(card)
+                yield zone, card
+
     def _deck_buttons(self) -> None:
         box = self.ids.decks
         box.clear_widgets()
-        if isinstance(self.solo, LifeforceSoloRow):
+        if self.solo is not None and not self.solo.HAND:
             box.add_widget(self.solo)           # the person's own deck only: no filter, search kept
             return
         if self.solo is not None:
@@ -292,9 +507,18 @@ class SimPanel(BoxLayout):
         self.fill()
 
     def pick(self, card_id: str) -> None:
-        """A touched card: the next zone touched gets it (the panel stays where it is)."""
-        self.screen.sim_lifting = False
-        self.screen.sim_card = card_id
+        """A touched card: placed at once where it can go only one way (the one zone the engine
+        takes it on now, or the zone touched first); else the next zone touched gets it."""
+        screen = self.screen
+        screen.sim_lifting = False
+        zones = self.zones_for(card_id)
+        armed = [z for z in screen.sim_zones.values() if z in zones]
+        if armed:
+            screen.controller.sim_place(armed[0], card_id)
+        elif len(zones) == 1:
+            screen.controller.sim_place(zones[0], card_id)
+        else:
+            screen.sim_card = card_id
 
     def lift_mode(self) -> None:
         self.screen.sim_card = None
@@ -326,6 +550,16 @@ NUMBER_WORDS = {"ace": "a", "one": "1", "two": "2", "three": "3", "four": "4", "
 SUITS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠", "heart": "♥", "diamond": "♦", "club": "♣", "spade": "♠"}
 
 
+ABBREVIATIONS = (("defence", "def"), ("attack", "atk"), ("health", "hp"), ("power", "pow"))
+
+
+def _abbreviated(values: str) -> str:
+    """ "defence 10" → "def 10": the words players know from the card, shorter."""
+    for word, short in ABBREVIATIONS:
+        values = values.replace(word, short)
+    return values
+
+
 def card_face_query(text: str) -> str | None:
     """A playing card's face as players type or say it, as the screen writes it, or None:
     "10h", "10♥", "10 h", "ten of hearts" and "10 of hearts" are all "10♥".
@@ -346,18 +580,15 @@ def card_face_query(text: str) -> str | None:
     return f"{rank}{suit}"
 
 
-def solo_row(panel) -> "SoloRow | None":
-    """The draw and play buttons of a solo game, by game; None when nobody plays solo."""
-    session = panel.screen.session
-    if "solo" not in session.state:
-        return None
-    return LifeforceSoloRow(panel) if session.rules.name == "lifeforce" else SoloHands(panel)
-
-
 class SoloRow(BoxLayout):
     """A solo game's row on the simulated table: the companion's cards come from a pile shuffled
     once per game (seeded: a resumed game deals alike) and go onto its hand pad unseen; its play is
-    laid from the slots it named.  A game's row says which cards may be drawn and how a play is laid."""
+    laid from the slots it named.  A game's row says which cards may be drawn and how a play is laid;
+    each game's row lives with its table screen (``ui/tables/<game>.py``, ``solo_row``)."""
+
+    #: True: the card list shows only the hand this row dealt the person (:meth:`hand`), with no
+    #: search or filter; False: the person's own deck (:meth:`deck`), searchable
+    HAND = False
 
     def __init__(self, panel, pile: list[str], hand_zone, **kwargs):
         app = App.get_running_app()
@@ -376,6 +607,14 @@ class SoloRow(BoxLayout):
         self.theirs.bind(on_release=lambda *_a: self.draw_theirs())
         self.play_button = BigButton(tone=theme.HIGHLIGHT, color=theme.CARD_TEXT)
         self.play_button.bind(on_release=lambda *_a: self.play())
+
+    def deck(self) -> tuple[str, list[str] | None, int]:
+        """The panel's one deck choice: its label, its cards (None: :meth:`hand`'s), the person's seat."""
+        raise NotImplementedError
+
+    def hand(self) -> list[str]:
+        """The person's cards in hand, when the row deals them (``HAND``)."""
+        raise NotImplementedError
 
     def drawable(self, card: str) -> bool:
         """``card`` may lie in the pile drawn from now."""
@@ -409,103 +648,6 @@ class SoloRow(BoxLayout):
 
     def refresh_play(self, state) -> None:
         raise NotImplementedError
-
-
-class SoloHands(SoloRow):
-    """Sam's solo game on the simulated table: one shuffled box for both hands, the person's hand
-    by face, the companion's never (drawn onto its hand pad and played from the slot it names).
-    The card list shows only the person's hand (:meth:`hand`)."""
-
-    def __init__(self, panel, **kwargs):
-        super().__init__(panel, sams.DECK, sams.hand_zone, **kwargs)
-        state = panel.screen.session.state
-        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
-        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        self.mine = BigButton()
-        self.mine.bind(on_release=lambda *_a: self.draw_mine())
-        for b in (self.mine, self.theirs, self.play_button):
-            self.add_widget(b)
-        self.refresh()
-
-    def hand(self) -> list[str]:
-        """The person's cards still in hand: drawn here and not on the table (an undone play's
-        card is back in the hand)."""
-        state = self.panel.screen.session.state
-        if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
-            self.drawn = []                 # the hand went to the discard (or separate) pile
-        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
-        return [c for c in self.drawn if not sams.BIT[c] & state["on_table"]]
-
-    def drawable(self, card: str) -> bool:
-        state = self.panel.screen.session.state
-        return (not sams.BIT[card] & (state["on_table"] | state["discarded"])
-                and card not in state["solo"]["slots"] and card not in self.hand())
-
-    def refresh_play(self, state) -> None:
-        mine = max(0, state["hand"][self.person] - len(self.hand()))
-        self.mine.text = f"Draw for {self.me}" + (f" ({mine})" if mine else "")
-        self.mine.disabled = not mine
-        decision = state["solo"]["decision"]
-        self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
-                                 if decision is not None else f"Play for {self.who}")
-        self.play_button.disabled = decision is None
-
-    def draw_mine(self) -> None:
-        card = self._draw()
-        if card is not None:
-            self.drawn.append(card)
-            self.refresh()
-
-    def play(self) -> None:
-        """Lay the card of the slot the companion named on the lane it named."""
-        state = self.panel.screen.session.state
-        decision = state["solo"]["decision"]
-        if decision is None:
-            return
-        card = state["solo"]["slots"][decision["slot"]]
-        self.panel.screen.controller.sim_place(sams.lane_zone(self.seat, decision["lane"]), card, secret=True)
-
-
-class LifeforceSoloRow(SoloRow):
-    """Lifeforce's solo game on the simulated table: each player has a deck of their own, so the
-    person plays from theirs as in any game (the card list shows only that deck) and the companion's
-    is shuffled here: a draw takes the next card of it not in its graveyard, discard pile, battle
-    or holder, as the engine counts its deck; its build is laid from the slots it named."""
-
-    def __init__(self, panel, **kwargs):
-        state = panel.screen.session.state
-        super().__init__(panel, seat_decks(state["options"])[state["solo"]["seat"]], lifeforce_solo.hand_zone,
-                         **kwargs)
-        for b in (self.theirs, self.play_button):
-            self.add_widget(b)
-        self.refresh()
-
-    def drawable(self, card: str) -> bool:
-        state = self.panel.screen.session.state
-        gone = state["graveyard"][self.seat] | state["discard"][self.seat] | state["table"][self.seat]
-        return not LIFEFORCE_BIT[card] & gone and card not in state["solo"]["slots"]
-
-    def refresh_play(self, state) -> None:
-        pending = self._pending(state)
-        self.play_button.text = (f"Play slot{'s' if len(pending) > 1 else ''} "
-                                 f"{', '.join(str(slot + 1) for slot, _zone in pending)}"
-                                 if pending else f"Play for {self.who}")
-        self.play_button.disabled = not pending
-
-    def _pending(self, state) -> list[tuple[int, str]]:
-        """The holder slots of the companion's build still to be laid, each with its pad's zone."""
-        decision = state["solo"]["decision"]
-        if decision is None or state["turn"] != self.seat or state["phase"] not in ("attack", "counter"):
-            return []
-        slots = state["solo"]["slots"]
-        out = [(decision["animal"], f"{self.seat}.attacker")] if slots[decision["animal"]] is not None else []
-        return out + [(s, f"{self.seat}.support") for s in decision["support"] if slots[s] is not None]
-
-    def play(self) -> None:
-        """Lay the cards of the slots the companion named on the pads it named, animal first."""
-        session = self.panel.screen.session
-        for slot, zone in self._pending(session.state):
-            self.panel.screen.controller.sim_place(zone, session.state["solo"]["slots"][slot], secret=True)
 
 
 class SimCard(Button):

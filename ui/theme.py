@@ -51,6 +51,14 @@ FONT_BODY = 18
 FONT_LARGE = 24
 FONT_COUNTER = 40
 COUNTER_HEIGHT = 54   # a counter's box: 40 px digits need a 47 px line
+#: a card chip's face ("10♥") where its zone has room: read at a metre.  ISO 9241-3 asks for
+#: capital letters of at least 16 minutes of arc (20–22 preferred; quoted by IBM/Lenovo's
+#: "Healthy computing: character size" and the FAA's human-factors course): 4.65 mm at 1 m.  On
+#: the official 7" display (154.08 mm for 800 px: 0.193 mm a pixel) with Kivy's Roboto (capitals
+#: 0.71 of the font size) that is 34 px.  The 10" 1280×800 panels' pitch (~0.17 mm, from their
+#: 217 mm width: a datasheet figure not checked on a panel) asks 39 px.
+FONT_FACE = 34
+FONT_FACE_LARGE_WINDOW = 39
 
 #: the text sizes players may choose in Settings (1 = the design size)
 TEXT_SCALES = (1.0, 1.15, 1.3)

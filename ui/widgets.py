@@ -268,15 +268,21 @@ class ChipArea(Widget):
         fs = self._fscale()
         app = App.get_running_app()
         bs = app.bscale if app else 1.0
-        font = theme.FONT_BODY * fs
-        chip_h = round(font + 11 * bs)       # 29 px at the design size; a larger text adds only its own height
         pad, gap = 10 * bs, 4 * bs
-        rows = max(0, int((self.height + gap) // (chip_h + gap)))
-        items = []
-        for choices, hidden in self.cards:
-            text, width = self._chip(choices, hidden, font, pad, self.width)
-            items.append((text, hidden, width))
-        lines = self._rows(items, rows, gap)
+        # Playing-card faces ("10♥", a card back) at the size read at a metre (theme.FONT_FACE)
+        # when they all fit whole; else, and for names, the body size.
+        face = (theme.FONT_FACE_LARGE_WINDOW if app and app.scale >= 1.5 else theme.FONT_FACE) * fs
+        short = self.cards and all(len((choices or ["?"])[0]) <= 3 for choices, _hidden in self.cards)
+        for font in ([face] if short else []) + [theme.FONT_BODY * fs]:
+            chip_h = round(font + 11 * bs)   # 29 px at the body size; a larger text adds only its own height
+            rows = max(0, int((self.height + gap) // (chip_h + gap)))
+            items = []
+            for choices, hidden in self.cards:
+                text, width = self._chip(choices, hidden, font, pad, self.width)
+                items.append((text, hidden, width))
+            lines = self._rows(items, rows, gap)
+            if lines is not None:
+                break
         shown = len(items)
         while lines is None and shown > 0:
             shown -= 1

@@ -56,9 +56,7 @@ def tables(app, shot, size: str) -> None:
         screen = table_screen(app)
         if result_open(app):
             screen.result_view.dismiss()
-        screen.ids.feed.hide()
-        for box in screen.zone_boxes.values():          # the notes of the last moves last seconds, not forever
-            box.clear_note()
+        # as players see it a moment after the last move: its notes on the zones and the feed
         harness.frames(6)
         shot(f"table-{game}-{size}")
 

@@ -99,13 +99,32 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         finish(game, seed)
         shot("summary", game)
         close_modals()
-    for game, who in [("sams", None), ("lifeforce", 1), ("vitaluna", None), ("arcmage", None), ("territory", 0)]:
+    for game, moves in [("sams", 5), ("lifeforce", 4), ("vitaluna", 4), ("arcmage", 3), ("territory", 3)]:
         controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=1)
         from ui.simtable import open_panel
         harness.frames(3)
-        panel = open_panel(table_screen(app))
-        if who is not None:
-            panel.choose_deck(panel.decks[1 + who][0])
+        screen = table_screen(app)
+        panel = open_panel(screen)
+        # a few plays from the panel's hand (its feed and notes in the picture), then the next hand
+        session, rng = controller.session, Rng(1)
+        for _ in range(40):
+            if moves <= 0 or session.rules.is_over(session.state):
+                break
+            if result_open(app):
+                screen.result_view.dismiss()
+            hand = [c for c in panel.hand() if panel.zones_for(c.id)]
+            if hand:
+                panel.pick(hand[0].id)
+                if screen.sim_card is not None:
+                    harness.tap(screen.zone_boxes[panel.zones_for(hand[0].id)[0]])
+                controller.road.join()
+                moves -= 1
+            else:
+                action = next((a for a in session.rules.legal_actions(session.state)
+                               if a["type"] in ("first_attacker", "attack_first", "done", "region", "ready", "next")),
+                              None) or session.rules.random_action(session.state, rng)
+                do(app, action)
+            harness.frames(2)
         shot("simulated-table", game)
         panel.dismiss()
     app.go("history")

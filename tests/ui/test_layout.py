@@ -242,3 +242,32 @@ def test_arcmage_domains_show_their_faction_at_both_sizes(home):
         assert faction in screen.zone_boxes[f"{seat}.{name}"].ids.info.text      # 1280×800: the whole name
     finally:
         resize((800, 480))
+
+
+def test_card_faces_are_drawn_to_be_read_at_a_metre_where_the_zone_has_room(home):
+    """Issue 25 item 4: a playing card's face ("10♠") on a chip is at least theme.FONT_FACE px
+    (16 minutes of arc at 1 m on the 7" display, ISO 9241-3's minimum) at 800×480 and
+    FONT_FACE_LARGE_WINDOW at 1280×800, red suits red; a zone too full for that keeps them whole
+    at the body size."""
+    from ui import theme
+    from ui.widgets import CardChip
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane1", "sams.7h")
+    place(app, "1.lane1", "sams.10s")
+    harness.frames(3)
+
+    def chips(zone):
+        return [w for w in screen.zone_boxes[zone].walk(restrict=True) if isinstance(w, CardChip) and w.text]
+
+    try:
+        for size, font in (((800, 480), theme.FONT_FACE), ((1280, 800), theme.FONT_FACE_LARGE_WINDOW)):
+            resize(size)
+            seven, ten = chips("0.lane1"), chips("1.lane1")
+            assert [c.text for c in seven] == ["7♥"] and [c.text for c in ten] == ["10♠"]
+            assert seven[0].font_size == font and ten[0].font_size == font, (size, seven[0].font_size)
+            assert tuple(seven[0].color) == tuple(theme.CARD_RED)
+            assert not text_problems(screen) and not overlap_problems(screen)
+    finally:
+        resize((800, 480))

@@ -1,9 +1,13 @@
-"""Issue 14 item 9: the simulated table's card panel in the real window.
+"""Issue 14 item 9 and issue 25 item 1: the simulated table's card panel in the real window.
 
 Search, a seat's deck, pages kept between openings, game values on the cards,
-a touch or mouse drag onto a zone, and a panel that leaves the zones it feeds
-uncovered, so touches go on reaching the table while it is open.
+a touch or mouse drag onto a zone, and a panel that covers nothing it feeds —
+a drawer beside the board at 1280×800, a tray under it at 800×480 — so touches
+go on reaching the table while it is open.  Its hand: sorted and grouped, a
+card in one touch where it can go one way only, a chosen zone that takes each
+next card with one touch, the whole hand with one.
 """
+from kivy.core.window import Window as _Window
 from kivy.base import EventLoop
 from kivy.core.window import Window
 from kivy.input.providers.mouse import MouseMotionEvent
@@ -12,7 +16,7 @@ from ui import harness
 from ui.simtable import open_panel
 
 from .driver import do, table_screen
-from .layout_checks import all_problems
+from .layout_checks import all_problems, overlap_problems, text_problems
 from .test_tables import start
 
 
@@ -53,12 +57,15 @@ def test_search_pages_and_values_and_the_page_is_kept(home):
     harness.tap(harness.button("Cards"))
     panel = screen._sim_panel
     assert panel.parent is not None
+    panel.choose_deck("All cards")          # (the drawer's deck buttons; the 800×480 tray shows the hand)
+    harness.frames(2)
     texts = [c.text for c in panel.ids.grid.children]
     assert "7♥\nattack 7" in texts or panel.pages > 1
     assert any(t.endswith("\nattack 2") for t in texts)       # the card's game value beside its face
     harness.tap(harness.button("▶"))
     assert panel.page == 1
     harness.tap(harness.button("Close"))
+    assert screen.tray_height == 0 and screen.drawer_width == 0
     assert panel.parent is None
     harness.tap(harness.button("Cards"))
     assert open_panel(screen) is panel and panel.page == 1     # the page was kept
@@ -70,25 +77,137 @@ def test_search_pages_and_values_and_the_page_is_kept(home):
     harness.frames(2)
     assert {c.card_id for c in panel.ids.grid.children} == {"sams.10s", "sams.10c"}
     panel.ids.query.text = ""
+    panel.choose_deck("Playable now")
     harness.tap(harness.button("Close"))
 
 
-def test_a_seats_deck_and_a_panel_that_leaves_its_zones_free(home):
+def uncovered(screen, panel) -> list[str]:
+    """What the open panel covers of what players must see while they feed the table: any zone,
+    the top bar (turn badge, Undo), the bottom bar (actions, confirm) and the hint."""
+    covered = [z for z, box in screen.zone_boxes.items() if overlaps(rect(panel), rect(box))]
+    for name in ("top", "bottom", "active", "primary", "sim_hint"):
+        widget = screen.ids[name]
+        if widget.height > 0 and overlaps(rect(panel), rect(widget)):
+            covered.append(name)
+    return covered
+
+
+def test_a_seats_deck_and_a_panel_that_covers_nothing_it_feeds_at_both_sizes(home):
+    """1280×800: a drawer beside the board with each seat's deck; 800×480: a one-row tray under the
+    board, which gives up its height.  Neither covers a zone, a bar or the hint, turn after turn,
+    and every word on the squeezed board stays whole."""
     app = home
     session = start(app, "lifeforce")
     screen = table_screen(app)
-    panel = open_panel(screen)
-    south_deck = session.options["decks"][1]
-    harness.tap(harness.button("South's deck"))
-    shown = {c.card_id for c in panel.ids.grid.children}
-    assert shown and shown <= set(south_deck)
-    assert panel.ids.count.text.startswith(f"{len(set(south_deck))} cards")
-    fed = [b for b in screen.zone_boxes.values() if b.seat in (1, None)]
-    for box in fed:
-        assert not overlaps(rect(panel), rect(box)), f"the panel covers {box.zone_id}"
-    harness.tap(harness.button("North's deck"))
-    for box in [b for b in screen.zone_boxes.values() if b.seat in (0, None)]:
-        assert not overlaps(rect(panel), rect(box)), f"the panel covers {box.zone_id}"
+    try:
+        _Window.size = (1280, 800)
+        harness.frames(4)
+        panel = open_panel(screen)
+        harness.frames(3)
+        assert screen.drawer_width == 512 and not panel.tray
+        south_deck = session.options["decks"][1]
+        harness.tap(harness.button("South's deck"))
+        shown = {c.card_id for c in panel.ids.grid.children}
+        assert shown and shown <= set(south_deck)
+        assert panel.ids.count.text.startswith(f"{len(set(south_deck))} cards")
+        assert not uncovered(screen, panel)
+        harness.tap(harness.button("North's deck"))
+        assert not uncovered(screen, panel)
+        panel.choose_deck("Playable now")
+        _Window.size = (800, 480)              # the drawer becomes a tray
+        harness.frames(4)
+        assert panel.tray and screen.tray_height > 0 and screen.drawer_width == 0
+        do(app, {"type": "first_attacker", "seat": 0})
+        for step in range(6):                   # a battle's plays: the animal, its supports
+            harness.frames(2)
+            assert not uncovered(screen, panel), (step, uncovered(screen, panel))
+            problems = text_problems(screen) + overlap_problems(screen) + all_problems(panel, 1.0)
+            assert not problems, (step, problems[:4])
+            hand = [c for c in panel.hand() if panel.zones_for(c.id)]
+            if hand:
+                harness.tap(card_button(panel, hand[0].id))       # one zone takes it: one touch
+                if screen.sim_card is not None:
+                    harness.tap(screen.zone_boxes[panel.zones_for(hand[0].id)[0]])
+            elif screen.ids.primary.action is not None:
+                harness.tap(screen.ids.primary)
+        assert [a["type"] for a in session.actions][:3] == ["first_attacker", "play_animal", "support"]
+    finally:
+        _Window.size = (800, 480)
+        harness.frames(3)
+    panel.dismiss()
+
+
+def test_a_sorted_grouped_hand_places_a_card_in_two_touches_or_one(home):
+    """Sam's at 800×480: each seat's hand of five, dealt from the box, in one row, grouped by suit
+    and sorted by value.  A card, then a lane: two touches.  A lane touched first is that seat's:
+    each next card goes there with one touch.  The hint says so over the status line and leaves
+    the confirm button and the actions uncovered."""
+    from ui.simtable import card_order
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    harness.tap(harness.button("Cards"))
+    panel = screen._sim_panel
+    hand = panel.hand()
+    assert len(hand) == 5 and hand == sorted(hand, key=card_order)
+    shown = [c.card_id for c in panel.ids.grid.children[::-1]]
+    assert shown == [c.id for c in hand], "the whole hand in one row, in its order"
+    assert [c.attrs["suit"] for c in hand] == sorted(c.attrs["suit"] for c in hand)   # suits together
+    first = hand[0].id
+    harness.tap(card_button(panel, first))                  # North: a card, then a lane
+    assert screen.sim_card == first and "Touch a zone for" in screen.ids.sim_hint.text
+    assert not overlaps(rect(screen.ids.sim_hint), rect(screen.ids.primary))
+    assert not overlaps(rect(screen.ids.sim_hint), rect(screen.ids.actions))
+    harness.tap(screen.zone_boxes["0.lane1"])
+    assert session.actions[-1] == {"type": "play", "seat": 0, "lane": 0, "card": first}
+    assert first not in {c.id for c in panel.hand()}
+    harness.frames(2)
+    south = panel.hand()
+    assert panel.fed() == 1 and len(south) == 5 and not {c.id for c in south} & {first}
+    harness.tap(screen.zone_boxes["1.lane2"])               # South chooses lane 2 first
+    assert screen.sim_zones == {1: "1.lane2"} and screen.ids.sim_hint.text.startswith("Lane 2")
+    harness.tap(card_button(panel, south[0].id))
+    assert session.actions[-1] == {"type": "play", "seat": 1, "lane": 1, "card": south[0].id}
+    north = panel.hand()[0].id
+    harness.tap(card_button(panel, north))
+    harness.tap(screen.zone_boxes["0.lane1"])
+    harness.frames(2)
+    nxt = panel.hand()[0].id
+    harness.tap(card_button(panel, nxt))                    # South's next card: one touch
+    assert session.actions[-1] == {"type": "play", "seat": 1, "lane": 1, "card": nxt}
+    assert len(session.actions) == 4
+    harness.tap(screen.ids.sim_hint)                        # let the lane go
+    assert screen.sim_zones == {} and not screen.ids.sim_hint.shown
+    panel.dismiss()
+
+
+def test_a_whole_hand_with_one_touch(home):
+    """Territory: every creature goes on the ready pad: "Place all" enters North's with one touch,
+    then the hand is South's.  Vita Luna: "Place a row" lays the attacker's white positions."""
+    app = home
+    session = start(app, "territory")
+    screen = table_screen(app)
+    harness.tap(harness.button("Cards"))
+    panel = screen._sim_panel
+    assert panel.fed() == 0 and panel.place_all_text.startswith("Place all")
+    harness.tap(panel.ids.place_all)
+    entered = [a for a in session.actions if a["type"] == "register"]
+    assert len(entered) >= 10 and {a["seat"] for a in entered} == {0}
+    harness.frames(2)
+    assert panel.fed() == 1
+    panel.dismiss()
+    session = start(app, "vitaluna")
+    screen = table_screen(app)
+    do(app, {"type": "attack_first", "seat": 1})
+    harness.tap(harness.button("Cards"))
+    panel = screen._sim_panel
+    harness.frames(2)
+    assert panel.place_all_text == "Place a row", (panel.place_all_text, screen.phase_label)
+    before = len(session.actions)
+    harness.tap(panel.ids.place_all)
+    placed = [a for a in session.actions[before:] if a["type"] == "place"]
+    assert len(placed) >= 2 and all(a["zone"].startswith("1.white") for a in placed), placed
+    assert len({a["zone"] for a in placed}) == len(placed)
     panel.dismiss()
 
 
@@ -107,13 +226,13 @@ def test_touch_a_card_then_a_zone_and_drag_with_finger_and_mouse(home):
     harness.tap(lane)
     assert session.actions[-1]["card"] == "sams.7h"
     # A finger drag onto South's lane 2 (South plays now; the panel moved to leave it free).
-    panel.ids.query.text = "spades"
+    panel.ids.query.text = "6s"
     harness.frames(2)
     target = screen.zone_boxes["1.lane2"]
     harness.drag(card_button(panel, "sams.6s"), target.to_window(*target.center))
     assert session.actions[-1]["card"] == "sams.6s" and session.actions[-1]["lane"] == 1
     # A mouse drag onto North's lane 3.
-    panel.ids.query.text = "diamonds"
+    panel.ids.query.text = "5 of diamonds"
     harness.frames(2)
     target = screen.zone_boxes["0.lane3"]
     mouse_drag(card_button(panel, "sams.5d"), target.to_window(*target.center))
@@ -136,7 +255,7 @@ def test_clear_table_needs_a_second_tap(home):
     assert lying()
     harness.tap(harness.button("Clear table"))
     assert lying(), "one tap cleared the table"
-    harness.tap(harness.button("Tap again to clear"))
+    harness.tap(harness.button("Tap again" if panel.tray else "Tap again to clear"))
     assert not lying()
     panel.dismiss()
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -68,9 +68,19 @@ class TableScreen(Screen):
     sim_lifting = BooleanProperty(False)
     #: the width of the simulated table's card drawer at the board's right (0: closed)
     drawer_width = NumericProperty(0)
+    #: the height of the simulated table's card tray under the board (800×480; 0: closed)
+    tray_height = NumericProperty(0)
+    #: the zone each seat chose on the simulated table by touching it first: its cards then go
+    #: there with one touch each ({seat: zone id})
+    sim_zones = DictProperty()
+    #: what the simulated table waits for, over the status line ("" : nothing)
+    sim_hint = StringProperty("")
 
     #: action types that are the same whoever presses them (one button, no name on it)
     SHARED_ACTIONS: frozenset = frozenset()
+    #: kinds of zone (``zone_kind``) a player lays a whole pile on at once: the simulated table's
+    #: card panel offers "Place all" for them (Territory's ready pad)
+    WHOLE_HAND_ZONES: frozenset = frozenset()
 
     controller = None
     session = None
@@ -521,7 +531,9 @@ class TableScreen(Screen):
         self.status_choices = shorter(text) + (["Touch to read the last move", "Last move"] if text else [])
 
     def on_zone_touched(self, box: ZoneBox) -> None:
-        """On the simulated table a zone is also its virtual pad."""
+        """On the simulated table a zone is also its virtual pad.  Touched with no card picked
+        while the card panel is open, it is chosen: its seat's cards then go there with one
+        touch each (touched again, it is let go)."""
         if not self.simulated:
             return
         if self.sim_lifting:
@@ -529,13 +541,42 @@ class TableScreen(Screen):
         elif self.sim_card is not None:
             card, self.sim_card = self.sim_card, None
             self.controller.sim_place(box.zone_id, card)
+        elif self._sim_panel is not None and self._sim_panel.shown:
+            zones = dict(self.sim_zones)
+            if zones.get(box.seat) == box.zone_id:
+                del zones[box.seat]
+            else:
+                zones[box.seat] = box.zone_id
+            self.sim_zones = zones
+
+    def sim_hand(self, panel, seat) -> list[str] | None:
+        """The cards ``seat`` holds on the simulated table, where the game's screen deals hands
+        (Sam's); None: the card panel lists what the engine lets that seat play now."""
+        return None
 
     def on_sim_card(self, *_args) -> None:
         taking = self.sim_card is not None or self.sim_lifting
+        chosen = [z for z in self.sim_zones.values() if z in self.zone_boxes]
         for box in self.zone_boxes.values():
-            box.takes_cards = taking
+            box.takes_cards = taking or box.zone_id in chosen
+        if self.sim_lifting:
+            self.sim_hint = "Touch a zone to lift its top card (here: done)"
+        elif self.sim_card is not None:
+            self.sim_hint = f"Touch a zone for {self.controller.card_text(self.sim_card)} (here: cancel)"
+        elif chosen:
+            names = _listed([self.zone_name(z) for z in chosen], "and")
+            self.sim_hint = f"{names}: touch cards to lay them there (here: stop)"
+        else:
+            self.sim_hint = ""
+
+    on_sim_zones = on_sim_card
 
     on_sim_lifting = on_sim_card
+
+    def solo_row(self, panel):
+        """A solo game's draw and play row for the simulated table's card panel
+        (:class:`ui.simtable.SoloRow`); a game with solo play has one in its own screen."""
+        return None
 
     def open_sim_panel(self) -> None:
         from ui.simtable import open_panel
@@ -544,6 +585,7 @@ class TableScreen(Screen):
     def cancel_sim(self) -> None:
         self.sim_card = None
         self.sim_lifting = False
+        self.sim_zones = {}
 
     def zone_at(self, window_pos) -> ZoneBox | None:
         """The zone under a point of the window (for cards dragged from the simulated table)."""

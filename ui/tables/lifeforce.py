@@ -7,7 +7,11 @@ the two sides with the battle number and the last battle's result.
 """
 from __future__ import annotations
 
+from companion.games.lifeforce import solo
+from companion.games.lifeforce.animals import BIT
 from ui import theme
+from ui.decklists import seat_decks
+from ui.simtable import SoloRow
 from ui.tables.generic import TableScreen, name_choices
 from ui.widgets import FitLabel
 
@@ -50,6 +54,9 @@ class LifeforceTable(TableScreen):
                        info=["Deck check: place a card to see whose it is", "Deck check: place a card", "Deck check"])
         self.middle.choices = self.battle_line(detail)
 
+    def solo_row(self, panel) -> "LifeforceSoloRow":
+        return LifeforceSoloRow(panel)
+
     @staticmethod
     def animal_info(side: dict) -> list[str]:
         if not side.get("animal"):
@@ -81,6 +88,51 @@ class LifeforceTable(TableScreen):
         high, low = (totals[winner], totals[1 - winner]) if winner in (0, 1) else (max(totals), min(totals))
         return [f"{now} · battle {last['battle']}: {who} won {high} to {low}",
                 f"{now} · last: {who} won {high}–{low}", f"{now} · {who} won last", now]
+
+
+class LifeforceSoloRow(SoloRow):
+    """Lifeforce's solo game on the simulated table: each player has a deck of their own, so the
+    person plays from theirs as in any game (the card list shows only that deck) and the companion's
+    is shuffled here: a draw takes the next card of it not in its graveyard, discard pile, battle
+    or holder, as the engine counts its deck; its build is laid from the slots it named."""
+
+    def __init__(self, panel, **kwargs):
+        state = panel.screen.session.state
+        super().__init__(panel, seat_decks(state["options"])[state["solo"]["seat"]], solo.hand_zone,
+                         **kwargs)
+        for b in (self.theirs, self.play_button):
+            self.add_widget(b)
+        self.refresh()
+
+    def deck(self) -> tuple[str, list[str], int]:
+        return f"{self.me}'s deck", seat_decks(self.panel.screen.session.options)[self.person], self.person
+
+    def drawable(self, card: str) -> bool:
+        state = self.panel.screen.session.state
+        gone = state["graveyard"][self.seat] | state["discard"][self.seat] | state["table"][self.seat]
+        return not BIT[card] & gone and card not in state["solo"]["slots"]
+
+    def refresh_play(self, state) -> None:
+        pending = self._pending(state)
+        self.play_button.text = (f"Play slot{'s' if len(pending) > 1 else ''} "
+                                 f"{', '.join(str(slot + 1) for slot, _zone in pending)}"
+                                 if pending else f"Play for {self.who}")
+        self.play_button.disabled = not pending
+
+    def _pending(self, state) -> list[tuple[int, str]]:
+        """The holder slots of the companion's build still to be laid, each with its pad's zone."""
+        decision = state["solo"]["decision"]
+        if decision is None or state["turn"] != self.seat or state["phase"] not in ("attack", "counter"):
+            return []
+        slots = state["solo"]["slots"]
+        out = [(decision["animal"], f"{self.seat}.attacker")] if slots[decision["animal"]] is not None else []
+        return out + [(s, f"{self.seat}.support") for s in decision["support"] if slots[s] is not None]
+
+    def play(self) -> None:
+        """Lay the cards of the slots the companion named on the pads it named, animal first."""
+        session = self.panel.screen.session
+        for slot, zone in self._pending(session.state):
+            self.panel.screen.controller.sim_place(zone, session.state["solo"]["slots"][slot], secret=True)
 
 
 SCREEN = LifeforceTable

@@ -8,10 +8,14 @@ round is scored its result; the winning lane is framed with its reason.
 """
 from __future__ import annotations
 
+import random
+
+from companion.games import sams
 from companion.games.sams import LANES, lane_strength
 from ui import theme
+from ui.simtable import SoloRow
 from ui.tables.generic import TableScreen
-from ui.widgets import FitLabel
+from ui.widgets import BigButton, FitLabel
 
 
 class SamsTable(TableScreen):
@@ -93,6 +97,21 @@ class SamsTable(TableScreen):
         return [c for c in (text, why) if c] + [f"attack {attack} vs defence {defence}", f"{attack} vs {defence}",
                                                  "Wins"]
 
+    def solo_row(self, panel) -> "SoloHands":
+        return SoloHands(panel)
+
+    def sim_hand(self, panel, seat) -> list[str] | None:
+        """Each seat's hand on the simulated table, dealt from one shuffled box as players draw
+        (the engine counts a hand, it never knows one): the card panel lists these five, not the
+        36 cards of the box."""
+        session = self.session
+        if seat not in (0, 1) or "solo" in session.state:
+            return None
+        hands = getattr(self, "_sim_hands", None)
+        if hands is None or hands.session is not session:
+            hands = self._sim_hands = DealtHands(session)
+        return hands.hand(seat)
+
     def button_actions(self) -> list[dict]:
         # The companion's choices (a slot and a lane, a swap of its hand) are its own, made on its
         # thread: no button makes one for it.
@@ -124,6 +143,102 @@ class SamsTable(TableScreen):
 
     def forget_game(self) -> None:
         self._lane_texts = {}
+        self._sim_hands = None
+
+
+class DealtHands:
+    """Both hands of a two-player game of Sam's on the simulated table: drawn from the box
+    shuffled once per game (seeded, so a resumed game deals alike), topped up to the number of
+    cards the engine says each seat holds, emptied when a round ends or a hand is swapped.  A card
+    played leaves the hand; undone, it is back."""
+
+    def __init__(self, session):
+        self.session = session
+        self.order = list(sams.DECK)
+        random.Random(session.seed).shuffle(self.order)
+        self.drawn: dict[int, list[str]] = {0: [], 1: []}
+        state = session.state
+        self._round, self._redrawn = state["round"], list(state["redrawn"])
+
+    def hand(self, seat: int) -> list[str]:
+        state = self.session.state
+        if state["round"] != self._round:
+            self.drawn = {0: [], 1: []}         # the round's cards went to the discard pile
+        for s in (0, 1):
+            if state["redrawn"][s] and not self._redrawn[s]:
+                self.drawn[s] = []              # a swapped hand is set aside
+        self._round, self._redrawn = state["round"], list(state["redrawn"])
+        gone = state["on_table"] | state["discarded"]
+        held = [c for c in self.drawn[seat] if not sams.BIT[c] & gone][:state["hand"][seat]]
+        taken = {c for s in (0, 1) for c in self.drawn[s]}
+        for card in self.order:
+            if len(held) >= state["hand"][seat]:
+                break
+            if card not in taken and not sams.BIT[card] & gone:
+                held.append(card)
+                self.drawn[seat].append(card)
+                taken.add(card)
+        return held
+
+
+class SoloHands(SoloRow):
+    """Sam's solo game on the simulated table: one shuffled box for both hands, the person's hand
+    by face, the companion's never (drawn onto its hand pad and played from the slot it names).
+    The card list shows only the person's hand (:meth:`hand`)."""
+
+    HAND = True
+
+    def __init__(self, panel, **kwargs):
+        super().__init__(panel, sams.DECK, sams.hand_zone, **kwargs)
+        state = panel.screen.session.state
+        self.drawn: list[str] = []          # the person's cards drawn here since the hand was last emptied
+        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
+        self.mine = BigButton()
+        self.mine.bind(on_release=lambda *_a: self.draw_mine())
+        for b in (self.mine, self.theirs, self.play_button):
+            self.add_widget(b)
+        self.refresh()
+
+    def deck(self) -> tuple[str, None, int]:
+        return f"{self.me}'s hand", None, self.person
+
+    def hand(self) -> list[str]:
+        """The person's cards still in hand: drawn here and not on the table (an undone play's
+        card is back in the hand)."""
+        state = self.panel.screen.session.state
+        if state["round"] != self._round or state["redrawn"][self.person] and not self._redrawn:
+            self.drawn = []                 # the hand went to the discard (or separate) pile
+        self._round, self._redrawn = state["round"], state["redrawn"][self.person]
+        return [c for c in self.drawn if not sams.BIT[c] & state["on_table"]]
+
+    def drawable(self, card: str) -> bool:
+        state = self.panel.screen.session.state
+        return (not sams.BIT[card] & (state["on_table"] | state["discarded"])
+                and card not in state["solo"]["slots"] and card not in self.hand())
+
+    def refresh_play(self, state) -> None:
+        mine = max(0, state["hand"][self.person] - len(self.hand()))
+        self.mine.text = f"Draw for {self.me}" + (f" ({mine})" if mine else "")
+        self.mine.disabled = not mine
+        decision = state["solo"]["decision"]
+        self.play_button.text = (f"Play slot {decision['slot'] + 1} on lane {decision['lane'] + 1}"
+                                 if decision is not None else f"Play for {self.who}")
+        self.play_button.disabled = decision is None
+
+    def draw_mine(self) -> None:
+        card = self._draw()
+        if card is not None:
+            self.drawn.append(card)
+            self.refresh()
+
+    def play(self) -> None:
+        """Lay the card of the slot the companion named on the lane it named."""
+        state = self.panel.screen.session.state
+        decision = state["solo"]["decision"]
+        if decision is None:
+            return
+        card = state["solo"]["slots"][decision["slot"]]
+        self.panel.screen.controller.sim_place(sams.lane_zone(self.seat, decision["lane"]), card, secret=True)
 
 
 SCREEN = SamsTable

@@ -19,6 +19,9 @@ LANDS = 5
 
 
 class TerritoryTable(TableScreen):
+    #: a side's creature deck is scanned onto its ready pad in one go (the simulated table's "Place all")
+    WHOLE_HAND_ZONES = frozenset({"ready"})
+
     def build_board(self, board) -> None:
         fs = self.fs()
         self.land_cards = [ZoneBox(chips=False, max_info_lines=6) for _ in range(LANDS)]
