@@ -818,6 +818,9 @@ def _draw_both(new: State, events: list) -> None:
 def _check_out_of_cards(new: State, events: list) -> bool:
     """After drawing: a player with every card in the graveyard, or too few cards to make any
     supported play (an animal and at least one support card), loses.  True when the game ended."""
+    hand = new["hand"]
+    if hand[0] >= 2 and hand[1] >= 2:       # the common case: a card in hand is not in the graveyard
+        return False
     players = new["options"]["players"]
     out = []
     for s in (0, 1):
