@@ -377,8 +377,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         beast = ANIMALS.get(card) if isinstance(card, str) else None
         if beast is None:
             raise IllegalAction(f"{card!r} is not a Lifeforce Battle card")
-        if _may_be_in_hand(state, seat, card):
-            return beast                    # the refusals below say why not
         bit = BIT[card]
         who = self._who(state, seat)
         if not bit & state["deckmask"][seat]:
@@ -393,7 +391,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{beast.name} is already on the battle stage")
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{who} has no card left in hand (every card drawn is on the table)")
-        return beast
+        return beast                        # (what _placed lets through)
 
     @staticmethod
     def _with_side(state: State, seat: int, **changes) -> State:
@@ -439,10 +437,12 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if current is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
-        if not _may_be_in_hand(state, seat, card):
+        new = _placed(state, seat, card)
+        if new is None:
             self._check_card(state, seat, card)         # says why not
-        new = _placed(state, seat, card, dict(duel, animal=_set(duel["animal"], seat, card),
-                                              mode=_set(duel["mode"], seat, None)))
+        animal, mode = duel["animal"].copy(), duel["mode"].copy()
+        animal[seat], mode[seat] = card, None
+        new["duels"][-1] = dict(duel, animal=animal, mode=mode)
         if card in RANGED:
             text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
         else:
@@ -471,15 +471,16 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         seat, card = action["seat"], action.get("card")
         if state["turn"] != seat or state["phase"] not in BUILDING:
             self._expect_builder(state, seat, "adding support")
-        if not _may_be_in_hand(state, seat, card):
+        new = _placed(state, seat, card)
+        if new is None:
             self._check_card(state, seat, card)         # says why not
         beast = ANIMALS[card]
-        duel = state["duels"][-1].copy()
+        duels = new["duels"]
+        duel = duels[-1] = duels[-1].copy()
         support, total = duel["support"].copy(), duel["total"].copy()
         support[seat] = support[seat] + [card]
         total[seat] += beast.lifespan_max
         duel["support"], duel["total"] = support, total
-        new = _placed(state, seat, card, duel)
         animal, mode = duel["animal"][seat], duel["mode"][seat]
         if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
             text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
@@ -767,24 +768,21 @@ def _with_duel(state: State, duel: dict) -> State:
     return new
 
 
-def _may_be_in_hand(state: State, seat: int, card) -> bool:
-    """Whether ``card`` may come from ``seat``'s hand: a card of their deck, in no known pile and not
-    in play, and the hand holds a card (the common case in one test; ``_check_card`` says why not)."""
+def _placed(state: State, seat: int, card) -> State | None:
+    """A new state in which ``seat`` has put ``card`` from its hand on the table (its current duel
+    still to be changed by the caller: a copy of the list, the duels themselves shared), or None
+    when ``card`` may not come from that hand: not a card of their deck, in a known pile, in play,
+    or the hand empty (``_check_card`` says which).  Everything else is shared with ``state``."""
     bit = BIT.get(card) if isinstance(card, str) else None
-    return (bit is not None and bit & state["deckmask"][seat] != 0 and state["hand"][seat] > 0
-            and not bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]))
-
-
-def _placed(state: State, seat: int, card: str, duel: dict) -> State:
-    """A new state in which ``seat`` has put ``card`` from its hand on the table, in the current
-    duel, which becomes ``duel``; everything else is shared with ``state``."""
-    duels = state["duels"].copy()
-    duels[-1] = duel
-    hand, table = state["hand"].copy(), state["table"].copy()
+    hand = state["hand"]
+    if (bit is None or not bit & state["deckmask"][seat] or hand[seat] <= 0
+            or bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat])):
+        return None
+    hand, table = hand.copy(), state["table"].copy()
     hand[seat] -= 1
-    table[seat] |= BIT[card]
+    table[seat] |= bit
     new = state.copy()
-    new["duels"], new["hand"], new["table"] = duels, hand, table
+    new["duels"], new["hand"], new["table"] = state["duels"].copy(), hand, table
     return new
 
 
@@ -820,6 +818,9 @@ def _draw_both(new: State, events: list) -> None:
 def _check_out_of_cards(new: State, events: list) -> bool:
     """After drawing: a player with every card in the graveyard, or too few cards to make any
     supported play (an animal and at least one support card), loses.  True when the game ended."""
+    hand = new["hand"]
+    if hand[0] >= 2 and hand[1] >= 2:       # the common case: a card in hand is not in the graveyard
+        return False
     players = new["options"]["players"]
     out = []
     for s in (0, 1):
@@ -847,9 +848,10 @@ def _game_over_event(players: list, winner: int | None, reason: str) -> dict:
 
 def _fighter(who: str, duel: dict, seat: int, strength: int, doubled: bool) -> str:
     """"North's Peregrine Falcon (25 ×2 = 50)"."""
-    beast = ANIMALS[duel["animal"][seat]]
+    card = duel["animal"][seat]
+    beast = ANIMALS[card]
     mode = duel["mode"][seat]
-    life = beast.lifespan(mode)
+    life = LIFESPAN[card][mode]
     said = "" if beast.lifespan_low is None else f"{mode} "
     if doubled:
         return f"{who}'s {beast.name} ({said}{life} ×2 = {strength}, {colour_label(beast.colour)} is strong)"
