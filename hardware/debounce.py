@@ -52,7 +52,7 @@ from companion.table import GONE, SEEN, UNREAD, PadEvent
 SETTLE_S = 0.07
 LIFT_S = 0.35
 NOTICE_S = 0.0           # two unreadable polls are evidence enough (a stray read spoils one)
-NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
+NOTICE_AGAIN_S = 1.0      # one notice for one pile or slap, however it comes apart (a slap lasts < 0.7 s)
 
 
 @dataclass(frozen=True)
@@ -75,11 +75,12 @@ class Conflict:
 class _Run:
     """Reads of one UID on one pad with no gap longer than ``lift_s``."""
 
-    __slots__ = ("first", "last", "reads")
+    __slots__ = ("first", "last", "reads", "missed")
 
     def __init__(self, t: float):
         self.first = self.last = t
         self.reads = 1
+        self.missed = 0          # polls of its pad since its last read that did not read it
 
     def span(self) -> float:
         return self.last - self.first
@@ -123,7 +124,13 @@ class Debouncer:
                 else:
                     run.last = t
                     run.reads += 1
+                    run.missed = 0
+            for uid, run in runs.items():
+                if uid not in uids:
+                    run.missed += 1
             touched = set(uids)
+            if piled:
+                events.extend(self._rested_under_pile(pad, runs, unresolved, t))
             brief = []
             if not piled:
                 for uid, run in list(runs.items()):
@@ -140,6 +147,28 @@ class Debouncer:
             for uid, run in brief:
                 events.extend(self._brief_stay(pad, uid, run, t))
             return events
+
+    def _rested_under_pile(self, pad: str, runs: dict, unresolved: bool, t: float) -> list[PadEvent]:
+        """Cards read on ``pad`` (even once) that a pile there has just hidden, or that just came out of one.
+
+        A card does not turn a pad unreadable by crossing it: more cards landed on
+        it, so it lay there — it has come to rest, and counts now.  A card first
+        read on a pad that could not be read a moment ago (within ``lift_s``) lay
+        under that pile, only lifting the cards above it lets it be read: it too
+        rested there, and counts at once — it may be swept off before a settle
+        window could pass.
+        """
+        events = []
+        for uid, run in list(runs.items()):
+            if uid in self._owner or uid in self._conflicts or t - run.last > self.lift_s:
+                continue
+            if not unresolved and run.first < self._unresolved[pad][1]:
+                continue                          # read before the pile and not under it: the usual rules
+            if any(uid in other for p, other in self._runs.items() if p != pad):
+                continue                          # read on another pad too: let the usual rules decide
+            self._owner[uid] = pad
+            events.append(PadEvent(pad, uid, SEEN, t, self._card_ids.get(uid)))
+        return events
 
     def _brief_stay(self, pad: str, uid: str, run: _Run, t: float) -> list[PadEvent]:
         """A card read on ``pad`` but gone before its settle window ran out, and at rest nowhere else since.
@@ -183,8 +212,19 @@ class Debouncer:
             return False
         return state is not None
 
+    def _left(self, run: _Run, t: float) -> bool:
+        """Not read for ``settle_s`` and by at least two polls of its pad since: for deciding where a card lies
+        now (across two pads, or pushed onto one of them), it has left that pad — only its removal, which a
+        fumble must not trigger, waits for ``lift_s``."""
+        return run.missed >= 2 and t - run.last >= self.settle_s
+
     def _settle(self, uid: str, t: float) -> list[PadEvent]:
         alive = [(p, runs[uid]) for p, runs in self._runs.items() if uid in runs]
+        if len(alive) > 1:
+            # on several pads: one it has left (a card across two pads pushed onto one) no longer holds it there
+            gone_from = [(p, r) for p, r in alive if self._left(r, t)]
+            if len(gone_from) < len(alive):
+                alive = [(p, r) for p, r in alive if (p, r) not in gone_from]
         resting = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s]
         across = self._across(resting)
         if not across and resting:
