@@ -22,12 +22,19 @@ switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
   another) — counts there once, late, if it was read twice; read once, the pad
   announces a card it could not read (``unread``) rather than lose it silently;
 * **a card across two pads** (its runs on two pads overlap by ``settle_s``) is
-  a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
+  a :class:`Conflict`, reported, and counts nowhere until it rests on one pad
+  (until the other pad has missed it in two polls and for ``settle_s``);
 * **a pad that answers but cannot be read** (``unresolved``: a REQA was
   answered but no UID could be selected — three or more stacked cards, a
   collision that did not resolve, a half-read; from its second such poll) is told once
   as an ``unread`` `PadEvent` (the player is asked to lay the cards one at a
-  time), and while it lasts the cards under it are not reported gone.
+  time), and while it lasts the cards under it are not reported gone;
+* **a card hidden by a pile, or uncovered from one, counts where it lay**: a
+  card read on a pad (even once) that then turns unreadable did not cross it —
+  more cards landed on it — and a card first read on a pad that was unreadable
+  a moment ago (within ``lift_s``) lay under that pile; either counts there at
+  once (the second and third cards of a slap).  A card that only ever lay on a
+  pile cannot be read by any reader: it is announced, never counted.
 
 A poll that could not happen (reader fault, lost bridge line) is simply not fed:
 no information is not a miss.
@@ -75,12 +82,13 @@ class Conflict:
 class _Run:
     """Reads of one UID on one pad with no gap longer than ``lift_s``."""
 
-    __slots__ = ("first", "last", "reads", "missed")
+    __slots__ = ("first", "last", "reads", "missed", "asked")
 
     def __init__(self, t: float):
         self.first = self.last = t
         self.reads = 1
         self.missed = 0          # polls of its pad since its last read that did not read it
+        self.asked = None        # when :meth:`Debouncer.due` last asked for its pad to be read again
 
     def span(self) -> float:
         return self.last - self.first
@@ -262,11 +270,20 @@ class Debouncer:
         return []
 
     def due(self, t: float) -> list[str]:
-        """Pads holding a card whose settle window has run out: read them now, not a cycle later."""
+        """Pads holding a card whose settle window has run out: read them now, not a cycle later.
+
+        Asked once per read of the card (a card that only crossed the pad costs
+        one poll more, not one after every other pad's).
+        """
         with self._lock:
-            return sorted({p for p, runs in self._runs.items() for uid, r in runs.items()
-                           if self._owner.get(uid) != p and r.first + self.settle_s <= t
-                           and r.span() < self.settle_s and t - r.last <= self.settle_s})
+            due = set()
+            for p, runs in self._runs.items():
+                for uid, r in runs.items():
+                    if (self._owner.get(uid) != p and r.first + self.settle_s <= t and r.span() < self.settle_s
+                            and t - r.last <= self.lift_s and (r.asked is None or r.asked < r.last)):
+                        r.asked = t
+                        due.add(p)
+            return sorted(due)
 
     def _across(self, resting: list) -> list[str]:
         """Pads whose resting runs of one card overlap for ``settle_s``: it lies across them."""
