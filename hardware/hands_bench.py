@@ -2,10 +2,12 @@
 
 For each game's default profile (``firmware_config/tables/<game>.toml``) the
 pads are emulated RC522s in the realistic physics, polled by the real driver
-in modelled Pi 4 time (bridge pads too: see ``bridge_pads`` in the output),
+in modelled Pi 4 time — a bridge's pads (``bridge_pads`` in the output) on a
+bus and clock of their own at the RP2040's cost per transfer, side by side
+with the Pi's, each re-reading a pad whose new card's settle window ran out —
 and :class:`~hardware.emulator.hands.Hands` makes gestures on them — on every
-pad at once, as several hands do — until each kind has been made
-``gestures`` times.  The debounced events go through the game's
+pad at once, as several hands do (more than two players' four hands: a busy
+table's worst case) — until each kind has been made ``gestures`` times.  The debounced events go through the game's
 :class:`~companion.table.TableState`, so what is counted is what the engine
 would receive:
 
@@ -16,8 +18,12 @@ would receive:
   those, how many were announced on their pad (an ``unread`` notice) while
   the gesture lasted or within a second after it — a card silently lost is
   ``unread - announced``;
-* ``placement_to_event_ms``: from the card coming to rest on its pad to its
-  zone entry (mean, p99, max).
+* ``never_readable``: cards that never lay on their pad with fewer than two
+  others (three stacked tags time out: physics.PILE_TAGS) — no reader can read
+  them, so they can only be announced: the ceiling physics sets on ``missed``;
+* ``placement_to_event_ms``: from the card coming to rest on its pad (or, for
+  a card under a pile, from when the pile above it came off) to its zone
+  entry (mean, p99, max).
 """
 from __future__ import annotations
 
