@@ -7,7 +7,6 @@ reads from their own threads.  Both go through one :class:`Debouncer`.
 """
 from __future__ import annotations
 
-import math
 import threading
 import time
 
@@ -18,9 +17,6 @@ from hardware.contract import EventSink, TableSource
 # Switched fields warming at once while a pad is read: with the one being read, four fields on (4 x 100 mA
 # at most, docs/hardware/wiring.md); an empty pad's poll (~0.7 ms) times four covers most of the 5.1 ms guard.
 WARM_AHEAD = 3
-# Pads whose centres lie closer than this may share one card laid across them: a card is 8.8 cm long and
-# an antenna about 4 cm wide (the hands bench lays cards across pads up to 15 cm apart).
-ACROSS_CM = 15.0
 
 
 class PolledTable(TableSource):
@@ -58,15 +54,10 @@ class PolledTable(TableSource):
         self.failure: str | None = None    # why the poll thread stopped, if it did
 
     def learn_neighbours(self) -> None:
-        """Tell the debouncer which pads lie close enough that one card could lie across both (centres within
-        ``ACROSS_CM``, or of unknown position)."""
-        if self.plan is None:
-            return
-        at = self.plan.positions
-
-        def near(p, q):
-            return p not in at or q not in at or math.dist(at[p], at[q]) < ACROSS_CM
-        self.debouncer.neighbours = {p: {q for q in self.pads if q != p and near(p, q)} for p in self.pads}
+        """Tell the debouncer which pads lie close enough that one card could lie across both."""
+        if self.plan is not None:
+            plan = self.plan
+            self.debouncer.neighbours = {p: {q for q in self.pads if q != p and plan.near(p, q)} for p in self.pads}
 
     # -- TableSource ---------------------------------------------------------------------------
     def start(self, on_event: EventSink, background: bool = True) -> None:
