@@ -110,9 +110,6 @@ class Debouncer:
         self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls]
         self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
         self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
-        self._polled: dict[str, float] = {}                # pad → when it was last polled
-        # pad → pads close enough that a card could lie across both (ReadingPlan.near); set by the table
-        self.neighbours: dict[str, set[str]] = {}
         self._lock = threading.Lock()
 
     def feed(self, pad: str, uids: Iterable[str], t: float,
@@ -126,7 +123,6 @@ class Debouncer:
             if card_ids:
                 self._card_ids.update(card_ids)
             events: list[PadEvent] = []
-            self._polled[pad] = t
             piled = self._pile(pad, unresolved, t, events)
             runs = self._runs.setdefault(pad, {})
             for uid in uids:
@@ -154,9 +150,6 @@ class Debouncer:
             for uid, owner in self._owner.items():
                 if owner == pad and uid not in runs:
                     touched.add(uid)
-            for near in self.neighbours.get(pad, ()):
-                # a card waiting on a neighbour for this pad to be asked (Debouncer._asked_around) may count now
-                touched.update(uid for uid in self._runs.get(near, {}) if uid not in self._owner)
             for uid in sorted(touched):
                 events.extend(self._settle(uid, t))
             for uid, run in brief:
@@ -240,12 +233,8 @@ class Debouncer:
             gone_from = [(p, r) for p, r in alive if self._left(r, t)]
             if len(gone_from) < len(alive):
                 alive = [(p, r) for p, r in alive if (p, r) not in gone_from]
-        # resting on p: read there across the settle window, every neighbour asked since, and not read anywhere
-        # else after its latest read there (that other pad may share it: wait for p's next word)
-        settled = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s
-                   and self._asked_around(p, r)]
-        across = self._across(settled)
-        resting = [(p, r) for p, r in settled if all(r.last >= s.last for q, s in alive if q != p)]
+        resting = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s]
+        across = self._across(resting)
         if not across and resting:
             # read on another pad over the same time: it may lie across them, so wait until it rests on one
             # (a stray cross-talk read there delays the card by lift_s at most)
@@ -279,11 +268,6 @@ class Debouncer:
             del self._owner[uid]
             return [PadEvent(owner, uid, GONE, t, card_id)]
         return []
-
-    def _asked_around(self, pad: str, run: _Run) -> bool:
-        """Every neighbouring pad has been polled since ``run`` began: had the card lain across one of them
-        too, that pad would have read it (a pad read again out of turn must not count a card across two)."""
-        return all(self._polled.get(q, run.first) > run.first for q in self.neighbours.get(pad, ()))
 
     def due(self, t: float) -> list[str]:
         """Pads holding a card whose settle window has run out: read them now, not a cycle later.

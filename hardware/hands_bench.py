@@ -76,21 +76,17 @@ def game_table(game: str, seed: int = 1):
 class _Bus:
     """The readers one host polls in turn (the Pi's, or a bridge's), on that host's modelled clock."""
 
-    def __init__(self, table, readers, model, bridge: bool):
-        self.table, self.model, self.bridge = table, model, bridge
+    def __init__(self, table, readers, model):
+        self.table, self.model = table, model
         self.order = [r for r in table.poll_order() if r in readers]
         self.k = 0
 
     def step(self) -> None:
-        """Poll the next reader in turn (warming the ones after), then any pad whose settle window ran out:
-        on the Pi with its neighbours (``PolledTable.poll_due``), on a bridge alone (the firmware's ``_repoll``)."""
+        """Poll the next reader in turn (warming the one after), then any pad whose settle window ran out."""
         order, k = self.order, self.k
         self.table.poll_reader(order[k % len(order)], after=order[(k + 1) % len(order)])
         self.k += 1
         due = set(self.table.debouncer.due(self.model.now))
-        if due and not self.bridge:
-            near = self.table.debouncer.neighbours
-            due |= {q for p in due for q in near.get(p, ())}
         for r in order:
             if r.pad in due:
                 self.table.poll_reader(r)
@@ -102,7 +98,7 @@ def _buses(table) -> list[_Bus]:
     for r in table.readers:
         model = table.bridged.get(r.pad, table.model)
         groups.setdefault(id(model), (model, []))[1].append(r)
-    return [_Bus(table, readers, model, bridge=model is not table.model) for model, readers in groups.values()]
+    return [_Bus(table, readers, model) for model, readers in groups.values()]
 
 
 def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES, progress=None) -> dict:

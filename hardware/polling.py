@@ -40,7 +40,6 @@ class PolledTable(TableSource):
         self.pads = [p for r in self.readers for p in r.spec.pads] + [p for b in self.bridges for p in b.spec.pads]
         self.debouncer = debouncer or Debouncer()
         self.debouncer.on_conflict = self._conflict
-        self.learn_neighbours()
         self.clock = clock
         self.min_cycle_s = min_cycle_s
         self.name = name
@@ -52,12 +51,6 @@ class PolledTable(TableSource):
         self._bus = threading.RLock()      # one SPI conversation at a time: polls, and writes from the screen
         self.conflict_log: list[Conflict] = []
         self.failure: str | None = None    # why the poll thread stopped, if it did
-
-    def learn_neighbours(self) -> None:
-        """Tell the debouncer which pads lie close enough that one card could lie across both."""
-        if self.plan is not None:
-            plan = self.plan
-            self.debouncer.neighbours = {p: {q for q in self.pads if q != p and plan.near(p, q)} for p in self.pads}
 
     # -- TableSource ---------------------------------------------------------------------------
     def start(self, on_event: EventSink, background: bool = True) -> None:
@@ -138,14 +131,12 @@ class PolledTable(TableSource):
 
     def poll_due(self) -> list:
         """Read again at once every pad whose card has lain there for the settle window (see Debouncer.due)."""
-        due = set(self.debouncer.due(self.debounce_time()))
+        due = self.debouncer.due(self.debounce_time())
         if not due:
             return []
-        near = self.debouncer.neighbours
-        again = due | {q for p in due for q in near.get(p, ())}   # and the pads a card could lie across with it
         events = []
         for r in self.poll_order():
-            if r.pad in again and self.repolls(r):
+            if r.pad in due and self.repolls(r):
                 events.extend(self.poll_reader(r))
         return events
 

@@ -110,7 +110,6 @@ class EmulatedTable(PolledTable):
         reader = self._emulated_reader(spec)
         self.readers.append(reader)
         self.pads.append(pad)
-        self.learn_neighbours()
         link_reset_lines(self.readers)
         if self._sink is not None:
             reader.open()
@@ -196,18 +195,16 @@ class EmulatedTable(PolledTable):
         return {pad: set(self.debouncer.on_pad(pad)) for pad in self.pads}
 
     def _settle(self, reader: PadReader, done, tag: VirtualTag) -> list:
-        """Poll ``reader`` (and every other pad ``tag`` lies on, and ``reader``'s neighbours) until ``done()``,
-        for at most the debouncer's windows and a second of modelled time."""
+        """Poll ``reader`` (and every other pad ``tag`` lies on) until ``done()``, for at most the
+        debouncer's windows and a second of modelled time."""
         if self._sink is None:
             self.start(lambda ev: None)
         events = []
         give_up = self.model.now + self.debouncer.lift_s + 1.0
         while self.model.now < give_up:
             events.extend(self.poll_reader(reader))
-            near = self.debouncer.neighbours.get(reader.pad, ())
             for other in self.readers:
-                # every other pad the tag lies on, and the pads it could lie across with this one
-                if other is not reader and (self.chips.get(other.pad) in tag.fields or other.pad in near):
+                if other is not reader and self.chips.get(other.pad) in tag.fields:
                     events.extend(self.poll_reader(other))
             if done():
                 break

@@ -217,22 +217,3 @@ def test_a_pad_is_read_again_when_its_new_cards_settle_window_runs_out_once_howe
     d.feed("p1", [A], 0.0)
     assert d.due(SETTLE_S / 2) == [] and d.due(SETTLE_S + 0.001) == ["p1"] and d.due(SETTLE_S + 0.01) == []
     assert kinds(d.feed("p1", [A], SETTLE_S + 0.012)) == [("p1", A, SEEN)] and d.due(SETTLE_S + 0.02) == []
-
-
-def test_a_card_read_again_out_of_turn_waits_for_its_neighbours_before_it_counts():
-    """A pad read again at its card's settle window (Debouncer.due) may have been read twice before the pad
-    beside it was read once: a card across both must not count on the first — it waits for the neighbour."""
-    d = Debouncer()
-    d.neighbours = {"p1": {"p2"}, "p2": {"p1"}}
-    d.feed("p2", [], 0.0)
-    assert d.feed("p1", [A], 0.01) == [] and d.feed("p1", [A], 0.01 + SETTLE_S) == []   # p2 not asked yet
-    assert d.feed("p2", [A], 0.09) == []                                           # p2 has it too
-    later = []
-    for t in (0.12, 0.2, 0.28, 0.36):                                              # both go on reading it
-        later += d.feed("p1", [A], t) + d.feed("p2", [A], t + 0.04)
-    assert later == [] and [c.pads for c in d.conflicts()] == [("p1", "p2")]       # across: counted nowhere
-    e = Debouncer()
-    e.neighbours = {"p1": {"p2"}, "p2": {"p1"}}
-    e.feed("p1", [A], 0.01)
-    e.feed("p1", [A], 0.01 + SETTLE_S)
-    assert kinds(e.feed("p2", [], 0.09)) == [("p1", A, SEEN)]                      # p2 asked, empty: it counts
