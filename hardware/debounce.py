@@ -82,13 +82,12 @@ class Conflict:
 class _Run:
     """Reads of one UID on one pad with no gap longer than ``lift_s``."""
 
-    __slots__ = ("first", "last", "reads", "missed", "asked")
+    __slots__ = ("first", "last", "reads", "missed")
 
     def __init__(self, t: float):
         self.first = self.last = t
         self.reads = 1
         self.missed = 0          # polls of its pad since its last read that did not read it
-        self.asked = None        # when :meth:`Debouncer.due` last asked for its pad to be read again
 
     def span(self) -> float:
         return self.last - self.first
@@ -272,18 +271,14 @@ class Debouncer:
     def due(self, t: float) -> list[str]:
         """Pads holding a card whose settle window has run out: read them now, not a cycle later.
 
-        Asked once per read of the card (a card that only crossed the pad costs
-        one poll more, not one after every other pad's).
+        Only a card read again within its settle window is asked for: one read once
+        may have lain across two pads, and reading its pad again out of turn — before
+        the other pad was asked — would count it on the first (see the issue 23 note).
         """
         with self._lock:
-            due = set()
-            for p, runs in self._runs.items():
-                for uid, r in runs.items():
-                    if (self._owner.get(uid) != p and r.first + self.settle_s <= t and r.span() < self.settle_s
-                            and t - r.last <= self.lift_s and (r.asked is None or r.asked < r.last)):
-                        r.asked = t
-                        due.add(p)
-            return sorted(due)
+            return sorted({p for p, runs in self._runs.items() for uid, r in runs.items()
+                           if self._owner.get(uid) != p and r.first + self.settle_s <= t
+                           and r.span() < self.settle_s and t - r.last <= self.settle_s})
 
     def _across(self, resting: list) -> list[str]:
         """Pads whose resting runs of one card overlap for ``settle_s``: it lies across them."""
