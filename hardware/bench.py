@@ -103,8 +103,8 @@ def latency(trials: int = 40, seed: int = 7) -> dict:
     order = table.poll_order()
     n = len(order)
 
-    def poll(k):
-        return table.poll_reader(order[k % n], after=order[(k + 1) % n])
+    def poll(k):                                 # as PolledTable.poll_cycle: each reader, then any pad due
+        return table.poll_reader(order[k % n], after=order[(k + 1) % n]) + table.poll_due()
     place, lift = [], []
     for _ in range(trials):
         for kind, samples in (("seen", place), ("gone", lift)):
@@ -314,6 +314,7 @@ def simulated_plays(game: str, plays: int = 1000, overhead: float = HOST_OVERHEA
                     table.chips[pad].remove(table.tag(uid))
                 i += 1
             table.poll_reader(r, after=order[(k + 1) % len(order)])
+            table.poll_due()                    # as PolledTable.poll_cycle
     result = {}
     for mode in ("tap", "hold"):
         uids = [u for u, k in kinds.items() if k[1] == mode]

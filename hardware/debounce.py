@@ -22,12 +22,19 @@ switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
   another) — counts there once, late, if it was read twice; read once, the pad
   announces a card it could not read (``unread``) rather than lose it silently;
 * **a card across two pads** (its runs on two pads overlap by ``settle_s``) is
-  a :class:`Conflict`, reported, and counts nowhere until it rests on one pad;
+  a :class:`Conflict`, reported, and counts nowhere until it rests on one pad
+  (until the other pad has missed it in two polls and for ``settle_s``);
 * **a pad that answers but cannot be read** (``unresolved``: a REQA was
   answered but no UID could be selected — three or more stacked cards, a
   collision that did not resolve, a half-read; from its second such poll) is told once
   as an ``unread`` `PadEvent` (the player is asked to lay the cards one at a
-  time), and while it lasts the cards under it are not reported gone.
+  time), and while it lasts the cards under it are not reported gone;
+* **a card hidden by a pile, or uncovered from one, counts where it lay**: a
+  card read on a pad (even once) that then turns unreadable did not cross it —
+  more cards landed on it — and a card first read on a pad that was unreadable
+  a moment ago (within ``lift_s``) lay under that pile; either counts there at
+  once (the second and third cards of a slap).  A card that only ever lay on a
+  pile cannot be read by any reader: it is announced, never counted.
 
 A poll that could not happen (reader fault, lost bridge line) is simply not fed:
 no information is not a miss.
@@ -52,7 +59,7 @@ from companion.table import GONE, SEEN, UNREAD, PadEvent
 SETTLE_S = 0.07
 LIFT_S = 0.35
 NOTICE_S = 0.0           # two unreadable polls are evidence enough (a stray read spoils one)
-NOTICE_AGAIN_S = 2.0      # one notice for one pile or slap, however it comes apart
+NOTICE_AGAIN_S = 1.0      # one notice for one pile or slap, however it comes apart (a slap lasts < 0.7 s)
 
 
 @dataclass(frozen=True)
@@ -75,11 +82,12 @@ class Conflict:
 class _Run:
     """Reads of one UID on one pad with no gap longer than ``lift_s``."""
 
-    __slots__ = ("first", "last", "reads")
+    __slots__ = ("first", "last", "reads", "missed")
 
     def __init__(self, t: float):
         self.first = self.last = t
         self.reads = 1
+        self.missed = 0          # polls of its pad since its last read that did not read it
 
     def span(self) -> float:
         return self.last - self.first
@@ -123,7 +131,13 @@ class Debouncer:
                 else:
                     run.last = t
                     run.reads += 1
+                    run.missed = 0
+            for uid, run in runs.items():
+                if uid not in uids:
+                    run.missed += 1
             touched = set(uids)
+            if piled:
+                events.extend(self._rested_under_pile(pad, runs, unresolved, t))
             brief = []
             if not piled:
                 for uid, run in list(runs.items()):
@@ -140,6 +154,28 @@ class Debouncer:
             for uid, run in brief:
                 events.extend(self._brief_stay(pad, uid, run, t))
             return events
+
+    def _rested_under_pile(self, pad: str, runs: dict, unresolved: bool, t: float) -> list[PadEvent]:
+        """Cards read on ``pad`` (even once) that a pile there has just hidden, or that just came out of one.
+
+        A card does not turn a pad unreadable by crossing it: more cards landed on
+        it, so it lay there — it has come to rest, and counts now.  A card first
+        read on a pad that could not be read a moment ago (within ``lift_s``) lay
+        under that pile, only lifting the cards above it lets it be read: it too
+        rested there, and counts at once — it may be swept off before a settle
+        window could pass.
+        """
+        events = []
+        for uid, run in list(runs.items()):
+            if uid in self._owner or uid in self._conflicts or t - run.last > self.lift_s:
+                continue
+            if not unresolved and run.first < self._unresolved[pad][1]:
+                continue                          # read before the pile and not under it: the usual rules
+            if any(uid in other for p, other in self._runs.items() if p != pad):
+                continue                          # read on another pad too: let the usual rules decide
+            self._owner[uid] = pad
+            events.append(PadEvent(pad, uid, SEEN, t, self._card_ids.get(uid)))
+        return events
 
     def _brief_stay(self, pad: str, uid: str, run: _Run, t: float) -> list[PadEvent]:
         """A card read on ``pad`` but gone before its settle window ran out, and at rest nowhere else since.
@@ -183,8 +219,19 @@ class Debouncer:
             return False
         return state is not None
 
+    def _left(self, run: _Run, t: float) -> bool:
+        """Not read for ``settle_s`` and by at least two polls of its pad since: for deciding where a card lies
+        now (across two pads, or pushed onto one of them), it has left that pad — only its removal, which a
+        fumble must not trigger, waits for ``lift_s``."""
+        return run.missed >= 2 and t - run.last >= self.settle_s
+
     def _settle(self, uid: str, t: float) -> list[PadEvent]:
         alive = [(p, runs[uid]) for p, runs in self._runs.items() if uid in runs]
+        if len(alive) > 1:
+            # on several pads: one it has left (a card across two pads pushed onto one) no longer holds it there
+            gone_from = [(p, r) for p, r in alive if self._left(r, t)]
+            if len(gone_from) < len(alive):
+                alive = [(p, r) for p, r in alive if (p, r) not in gone_from]
         resting = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s]
         across = self._across(resting)
         if not across and resting:
@@ -222,7 +269,12 @@ class Debouncer:
         return []
 
     def due(self, t: float) -> list[str]:
-        """Pads holding a card whose settle window has run out: read them now, not a cycle later."""
+        """Pads holding a card whose settle window has run out: read them now, not a cycle later.
+
+        Only a card read again within its settle window is asked for: one read once
+        may have lain across two pads, and reading its pad again out of turn — before
+        the other pad was asked — would count it on the first (see the issue 23 note).
+        """
         with self._lock:
             return sorted({p for p, runs in self._runs.items() for uid, r in runs.items()
                            if self._owner.get(uid) != p and r.first + self.settle_s <= t

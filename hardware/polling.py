@@ -14,13 +14,19 @@ from hardware.debounce import Conflict, Debouncer
 from hardware.contract import EventSink, TableSource
 
 
+# Switched fields warming at once while a pad is read: with the one being read, four fields on (4 x 100 mA
+# at most, docs/hardware/wiring.md); an empty pad's poll (~0.7 ms) times four covers most of the 5.1 ms guard.
+WARM_AHEAD = 3
+
+
 class PolledTable(TableSource):
     """Readers → debouncer → ``on_event``.  ``min_cycle_s`` keeps a small table from spinning the CPU.
 
     With switched fields (``plan.switched``) each reader's field is on only
-    while its pad is read; the next reader's field goes on while the current
-    one is read (when the two pads are no neighbours), so that the 5.1 ms tags
-    need to power up mostly overlaps with work that has to be done anyway.
+    while its pad is read; the next readers' fields (up to :data:`WARM_AHEAD`)
+    go on while the current one is read (when none of those pads are
+    neighbours), so that the 5.1 ms tags need to power up mostly overlaps with
+    work that has to be done anyway.
     """
 
     simulated = False
@@ -88,6 +94,31 @@ class PolledTable(TableSource):
             self._order_for = len(self.readers)
         return self._order
 
+    def _warm_ahead(self, reader, after) -> list:
+        """``after`` and the readers polled after it, up to :data:`WARM_AHEAD`, whose fields may go on now.
+
+        A switched reader must give its tags 5.1 ms of field before its first
+        REQA; an empty pad is read in well under a millisecond, so warming only
+        the next reader leaves most of that guard time idle.  Each one warmed
+        must lie far enough from the pad being read and from the others warming
+        that no tag of theirs is heard (``ReadingPlan.near``); the first that
+        does not stops the run.
+        """
+        order = self.poll_order()
+        if getattr(self, "_index_for", None) is not order:
+            self._index = {id(r): i for i, r in enumerate(order)}
+            self._index_for = order
+        start = self._index.get(id(after))
+        if start is None:
+            return [after] if not self.plan.near(reader.pad, after.pad) else []
+        chosen: list = []
+        for k in range(len(order) - 1):
+            r = order[(start + k) % len(order)]
+            if len(chosen) == WARM_AHEAD or r is reader or any(self.plan.near(r.pad, x.pad) for x in [reader, *chosen]):
+                break
+            chosen.append(r)
+        return chosen
+
     def poll_cycle(self) -> list:
         """Poll every RC522 once; returns (and emits) the events this settled."""
         events = []
@@ -105,9 +136,13 @@ class PolledTable(TableSource):
             return []
         events = []
         for r in self.poll_order():
-            if r.pad in due:
+            if r.pad in due and self.repolls(r):
                 events.extend(self.poll_reader(r))
         return events
+
+    def repolls(self, reader) -> bool:
+        """Whether :meth:`poll_due` may read ``reader`` again out of turn (every reader of the Pi's own)."""
+        return True
 
     def debounce_time(self) -> float:
         """The time the debouncer's windows run on."""
@@ -117,8 +152,9 @@ class PolledTable(TableSource):
         """Poll one reader; ``after``: the reader polled next, whose field may be switched on meanwhile."""
         with self._bus:
             if after is not None and after is not reader and self.plan is not None \
-                    and not self.plan.near(reader.pad, after.pad):
-                after.warm()
+                    and getattr(reader, "switched", True):
+                for ahead in self._warm_ahead(reader, after):
+                    ahead.warm()
             uids = reader.poll()
             card_ids = reader.card_ids(uids) if uids is not None else {}
             reader.rest()

@@ -420,7 +420,7 @@ class PadReader:
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
-        self.known.update(uids)
+        self.known.update(uids, self.pcd.unresolved)
         return [u.hex().upper() for u in uids]
 
     def _to_confirm(self) -> list[bytes]:

@@ -16,8 +16,8 @@ never the end of the loop; ``machine.WDT`` restarts a Pico that hangs anyway
 Fields (``FIELDS`` in ``pinmap.py``, reported in ``HELLO``): ``"switched"``
 keeps every reader's field off except while its pad is read (after the
 5.1 ms ISO/IEC 14443-3 guard time), so neighbouring pads cannot hear each
-other's tags; channels are read evens first, then odds, and the next
-channel's field goes on while the current one is read (wired in a row,
+other's tags; channels are read evens first, then odds, and the next channels' fields
+(up to ``WARM_AHEAD``) go on while the current one is read (wired in a row,
 channels two apart are no neighbours).  ``"on"`` keeps every field on.
 
 Never blocking on USB: a host that keeps the port open but stops reading
@@ -43,12 +43,16 @@ from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import MAX_FAULT_TEXT, encode, uids_field
 import ntag
 
-FIRMWARE = "bridge-3"
+FIRMWARE = "bridge-4"
 RECOVER_EVERY = 50          # polls of a faulty channel between two reset attempts
 WDT_TIMEOUT_MS = 2000       # a poll round takes milliseconds; a hung loop is restarted after 2 s
 NDEF_ATTEMPTS = 2           # failed NDEF reads of one tag before it counts as carrying no card id
 GUARD_US = 5100             # ISO/IEC 14443-3: a field on for 5.1 ms before the first REQA/WUPA
 BACKLOG = 32                # lines (other than POLL) kept while the host does not read
+WARM_AHEAD = 3              # fields warming while a channel is read: four on at once at most (wiring.md)
+REPOLL_US = 70000           # a channel that found a new tag is read again this long after, out of turn:
+                            # the host's settle window (hardware/debounce.py SETTLE_S), so it counts a
+                            # cycle sooner
 
 
 def _hex(data):
@@ -155,12 +159,14 @@ class Bridge:
     """
 
     def __init__(self, spi, cs_pins, reset_pin, write, sleep_us, feed=None, fields="on", writable=None,
-                 ticks_us=None):
+                 ticks_us=None, ticks_diff=None):
         self.out = LineOut(write, writable)
         self.feed = feed or (lambda: None)
         self.fields = fields
         self._sleep_us = sleep_us
         self._ticks_us = ticks_us
+        # time.ticks_diff on the Pico: ticks_us wraps (every 2**30 us), so a plain difference goes wrong
+        self._since = (lambda t: (ticks_diff or (lambda a, b: a - b))(ticks_us(), t)) if ticks_us else None
         self.warmed_at = [None] * len(cs_pins)     # per channel: ticks_us when its field went on early
         n = len(cs_pins)
         self.order = list(range(0, n, 2)) + list(range(1, n, 2))   # no two neighbours in a row
@@ -170,6 +176,7 @@ class Bridge:
         self.ndef = [{} for _ in cs_pins]      # per channel: UID -> failed NDEF reads, or True once reported
         self.ok = [False] * len(cs_pins)
         self.since_fault = [0] * len(cs_pins)
+        self.new_at = [None] * len(cs_pins)    # per channel: ticks_us when it found a tag new to it
         self.seq = 0
 
     def send(self, kind, *fields):
@@ -239,17 +246,27 @@ class Bridge:
             self.since_fault[ch] = 0
             if not self._recover(ch):
                 return
+        if self.new_at[ch] is not None and self._since(self.new_at[ch]) >= REPOLL_US:
+            self.new_at[ch] = None                     # this poll is the one the host's settle window wants
         if self.fields == "switched":
             if self.warmed_at[ch] is None:
                 self._warm(ch)
             self._sleep_us(self._guard_left(ch))
         try:
-            uids = self.pcds[ch].inventory(self.known[ch].uids())
-            self.known[ch].update(uids)
+            before = self.known[ch].uids()
+            uids = self.pcds[ch].inventory(before)
+            unread = self.pcds[ch].unresolved
+            self.known[ch].update(uids, unread)
             self._card_ids(ch, uids)                   # NDEF reads need the field on too
         finally:
             self._rest(ch)
-        self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
+        if self._ticks_us is not None and any(u not in before for u in uids) and self.new_at[ch] is None:
+            self.new_at[ch] = self._ticks_us()
+        if unread:
+            # something answered but could not be read (a pile of three or more): the host tells the player
+            self.send("POLL", ch, uids_field([_hex(u) for u in uids]), "?")
+        else:
+            self.send("POLL", ch, uids_field([_hex(u) for u in uids]))
 
     def _card_ids(self, ch, uids):
         """An ``NDEF`` line for each tag new on the pad, before the POLL that reports it."""
@@ -282,21 +299,41 @@ class Bridge:
         since = self.warmed_at[ch]
         if since is None or self._ticks_us is None:
             return GUARD_US
-        return max(0, GUARD_US - (self._ticks_us() - since))
+        return max(0, GUARD_US - self._since(since))
 
     def poll_once(self):
         order = self.order
         for i in range(len(order)):
             ch = order[i]
-            nxt = order[(i + 1) % len(order)]
-            if self.fields == "switched" and abs(nxt - ch) > 1 and self.ok[nxt]:
-                # the next channel's field goes on while this one is read (two channels apart: no neighbours)
-                self._guarded(nxt, self._warm)
-                self.warmed_at[nxt] = self._ticks_us() if self._ticks_us is not None else None
+            if self.fields == "switched":
+                # the next channels' fields go on while this one is read, as long as no two of them (nor this
+                # one) are neighbours in the row: their tags power up during work that is done anyway
+                on = [ch]
+                for k in range(1, WARM_AHEAD + 1):
+                    nxt = order[(i + k) % len(order)]
+                    if nxt in on or any(abs(nxt - c) <= 1 for c in on):
+                        break
+                    on.append(nxt)
+                    if self.warmed_at[nxt] is None and self.ok[nxt]:
+                        self._guarded(nxt, self._warm)
+                        self.warmed_at[nxt] = self._ticks_us() if self._ticks_us is not None else None
             self._guarded(ch, self._poll)
             self.warmed_at[ch] = None
             self.out.flush()
             self.feed()
+            self._repoll()
+
+    def _repoll(self):
+        """Read again, out of turn, each channel whose new tag has lain there for ``REPOLL_US``."""
+        if self._ticks_us is None:
+            return
+        for ch in range(len(self.pcds)):
+            since = self.new_at[ch]
+            if since is not None and self._since(since) >= REPOLL_US:
+                self._guarded(ch, self._poll)
+                self.warmed_at[ch] = None              # its field is off again, warmed ahead or not
+                self.out.flush()
+                self.feed()
 
     def run(self):
         self.start()
@@ -329,4 +366,4 @@ def main():
     # MicroPython's stdio poll says writable while the CDC TX buffer has room (shared/tinyusb/mp_usbd_cdc.c)
     writable = lambda: bool(poller.poll(0))        # noqa: E731
     Bridge(spi, cs, reset, sys.stdout.write, time.sleep_us, wdt.feed, fields=getattr(pinmap, "FIELDS", "on"),
-           writable=writable, ticks_us=time.ticks_us).run()
+           writable=writable, ticks_us=time.ticks_us, ticks_diff=time.ticks_diff).run()

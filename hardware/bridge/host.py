@@ -328,15 +328,18 @@ class BridgeReader:
         elif kind == "NDEF":
             self._card_id(fields)
         elif kind == "POLL":
-            if len(fields) != 2:
-                raise ProtocolError("POLL needs a channel and a UID list")
+            if len(fields) not in (2, 3) or fields[2:] not in ([], ["?"]):
+                raise ProtocolError("POLL needs a channel and a UID list (and ? for a pad it could not read)")
             uids = parse_uids(fields[1])
+            unread = fields[2:] == ["?"]
             self.channel_faults.pop(channel, None)
             if self._feed is not None:
                 known = {u: self.card_ids[u] for u in uids if u in self.card_ids}
                 for uid in known:
                     self.card_ids.move_to_end(uid)
-                if known:
+                if unread:
+                    self._feed(self.pads[channel], uids, known or None, unresolved=True)
+                elif known:
                     self._feed(self.pads[channel], uids, known)
                 else:
                     self._feed(self.pads[channel], uids)

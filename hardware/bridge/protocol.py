@@ -16,8 +16,11 @@ Types (channel = the bridge's reader number, 0-15 = pad index in the profile):
     the firmware (re)started; sequence numbers start again from 0.
 ``READER <channel> <version>``
     a reader was initialised; version register in hex, ``00`` when it does not answer.
-``POLL <channel> <uids>``
-    one poll of one reader: UIDs in hex separated by commas, ``-`` for none.
+``POLL <channel> <uids> [?]``
+    one poll of one reader: UIDs in hex separated by commas, ``-`` for none;
+    a trailing ``?`` when something on the pad answered but could not be read
+    (a pile of three or more stacked cards: ``Pcd.unresolved``), which the host
+    turns into the same ``unread`` notice as a Pi reader's (since bridge-4).
 ``NDEF <channel> <uid> <message>``
     the NDEF message of a tag new on the pad, sent before the ``POLL`` that
     reports the tag: the message in hex, ``-`` for none (a blank tag, or no

@@ -123,6 +123,8 @@ class EmulatedRC522:
         self.host_overhead = host_overhead
         self.reset_pin = reset_pin
         self._pin_states_seen = len(reset_pin.states) if reset_pin is not None else 0
+        self._pin_function = reset_pin.function if reset_pin is not None else None
+        self._reset_held = self._in_reset()      # the RST line's level, looked at again only when it changes
         self.faults = faults or Faults()
         self.tags: list[VirtualTag] = []
         self.transactions = 0
@@ -164,12 +166,17 @@ class EmulatedRC522:
         self.clock.transactions += 1
         self.transactions += 1
         self.clock.now += self.host_overhead + len(data) * 8 / self.spi_hz
-        self._watch_reset_line()
-        if self.faults.dead or self._in_reset():
+        pin = self.reset_pin
+        if pin is not None and (len(pin.states) != self._pin_states_seen or pin.function != self._pin_function):
+            self._watch_reset_line()
+            self._pin_function = pin.function
+            self._reset_held = self._in_reset()
+        if self.faults.dead or self._reset_held:
             return [0] * len(data)
         if self.faults.wedged:
             return [self.faults.rng.randrange(256) for _ in data]
-        self._catch_up()
+        if self._events:
+            self._catch_up()
         out = [0]
         if data[0] & 0x80:
             for byte in data[1:]:

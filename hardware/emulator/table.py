@@ -60,6 +60,7 @@ class EmulatedTable(PolledTable):
         self.plan = plan or ReadingPlan("switched", {}, f"emulated pads in a row {AD_HOC_SPACING_CM:g} cm apart")
         self.host_overhead = host_overhead
         self.modes: dict[str, str] = {}
+        self.bridged: dict[str, ModelClock] = {}          # pad → the clock of the bus it is polled on, if not the Pi's
         self.pin_factory = pin_factory or _mock_factory()
         self._reset_lines: dict[int, object] = {}
         self.chips: dict[str, EmulatedRC522] = {}
@@ -209,14 +210,33 @@ class EmulatedTable(PolledTable):
                 break
         return events
 
+    def own_bus(self, pads, model: ModelClock) -> None:
+        """Poll ``pads`` on a bus of their own, on ``model``'s clock, side by side with the Pi's readers.
+
+        A reader bridge's Pico polls its channels on its own SPI bus while the Pi
+        polls its RC522s: two clocks running in parallel, not one cycle through
+        both.  The caller steps whichever bus is behind (``hands_bench``).
+        """
+        for reader in self.readers:
+            if reader.pad in pads:
+                self.chips[reader.pad].clock = model
+                reader.transport._sleep = model.sleep
+                reader.clock = lambda m=model: m.now
+                self.bridged[reader.pad] = model
+
+    def repolls(self, reader) -> bool:
+        return reader.pad not in self.bridged
+
     def debounce_time(self) -> float:
         return self.model.now
 
     def feed(self, pad: str, uids: list[str], card_ids: dict | None = None, unresolved: bool = False) -> list:
-        """As a real table, but the debouncer's windows run on modelled time."""
+        """As a real table, but the debouncer's windows run on modelled time (the clock of the pad's bus)."""
         from dataclasses import replace
-        events = self.debouncer.feed(pad, uids, self.model.now, card_ids, unresolved)
-        stamp = self.clock()
+        now = self.bridged.get(pad, self.model).now
+        events = self.debouncer.feed(pad, uids, now, card_ids, unresolved)
+        # a pad on a bus of its own (a bench's bridge) is stamped with that bus's modelled time
+        stamp = now if pad in self.bridged else self.clock()
         events = [replace(ev, t=stamp) for ev in events]
         for ev in events:
             self._emit(ev)

@@ -163,7 +163,13 @@ class KnownTags:
     def uids(self):
         return list(self.misses)
 
-    def update(self, found):
+    def update(self, found, unresolved=False):
+        """After a poll that found ``found``.  ``unresolved`` (a pile hid the pad): no tag missed anything — the
+        cards under the pile lie there still, HALTed with the field on, and only a confirm's WUPA finds them."""
+        if unresolved:
+            for uid in found:
+                self.misses[uid] = 0
+            return
         for uid in list(self.misses):
             if uid not in found:
                 self.misses[uid] += 1
@@ -430,12 +436,15 @@ class Pcd:
 
     def confirm(self, uid):
         """Is the tag ``uid`` (HALT since the last poll) still here?  It ends in HALT again."""
-        for _ in range(self.confirm_attempts):
+        # under a pile (the last inventory could not read the pad) every attempt times out: one will do, so
+        # that a pile does not slow down the whole table's cycle
+        for _ in range(1 if self.unresolved else self.confirm_attempts):
             try:
                 if self.request(wake_up=True) is None:
                     continue
                 self.select_known(uid)
             except (NoReply, Garbled, Collision):
+                self._unselectable = True      # something answered the WUPA, but not to its SELECT
                 continue
             self.halt()
             return True
@@ -450,6 +459,7 @@ class Pcd:
         the discovery loop: a pad holds at most that many tags.
         """
         found = []
+        self._unselectable = False
         for uid in known:
             if self.confirm(uid):
                 found.append(bytes(uid))
@@ -480,8 +490,10 @@ class Pcd:
                 found.append(uid)
         # Something answered REQA/WUPA but would not let itself be selected, and nothing new was found: a
         # pile of three or more cards, a collision that would not resolve (or, now and then, a neighbour's
-        # garbled reply: the debouncer wants two such polls in a row before it tells the player).
-        self.unresolved = failures > 0 and len(found) == confirmed
+        # garbled reply: the debouncer wants two such polls in a row before it tells the player).  Known
+        # tags that all answered WUPA but none its SELECT, on a pad where nothing could be read, are a pile
+        # too: its tags, left READY by the last poll, fall back silently at the first request of this one.
+        self.unresolved = len(found) == confirmed and (failures > 0 or (self._unselectable and not found))
         return found
 
     # -- NTAG21x memory ------------------------------------------------------------------

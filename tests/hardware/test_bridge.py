@@ -39,6 +39,19 @@ def test_uid_lists_are_checked():
         parse_uids("04A1B2")
 
 
+def test_a_poll_marked_unreadable_reaches_the_table_as_such_and_anything_else_there_is_refused():
+    """bridge-4's ``POLL <ch> <uids> ?``: the pad answered but could not be read (a pile)."""
+    fed = []
+    reader = BridgeReader(ReaderSpec("pico", "bridge", ("p0", "p1"), port="/dev/null"))
+    reader.start(lambda pad, uids, card_ids=None, unresolved=False: fed.append((pad, uids, unresolved)),
+                 background=False)
+    reader.handle_line(encode(0, "POLL", [1, "-", "?"]).encode())
+    reader.handle_line(encode(1, "POLL", [1, "A1B2C3D4"]).encode())
+    reader.handle_line(encode(2, "POLL", [1, "-", "!"]).encode())
+    reader.handle_line(encode(3, "POLL", [1, "-", "?", "?"]).encode())
+    assert fed == [("p1", [], True), ("p1", ["A1B2C3D4"], False)] and reader.garbled == 2
+
+
 class PtyBridge:
     """A pseudo-terminal pair behind a stable path (a symlink), like /dev/ttyACM0 that can be unplugged."""
 

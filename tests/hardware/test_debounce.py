@@ -10,7 +10,7 @@ from hardware.emulator.physics import Physics
 from hardware.emulator.table import EmulatedTable
 from hardware.readers import ReaderSpec
 
-A, B = "04A1B2C3D4E5F6", "A1B2C3D4"
+A, B, C = "04A1B2C3D4E5F6", "A1B2C3D4", "04778899AABBCC"
 CYCLE = 0.02          # a poll of every pad each 20 ms in these hand-fed tests
 
 
@@ -89,6 +89,8 @@ def test_a_card_across_two_pads_is_a_conflict_and_counts_where_it_is_pushed():
     pushed, _ = feed_for(d, "p2", [A], t, 0.6, others=["p1"])        # pushed onto p2
     assert kinds(pushed) == [("p2", A, SEEN)]
     assert reports[-1].resolved and d.conflicts() == []
+    # and it counts as soon as p1 has missed it for the settle window, not after the lift window
+    assert pushed[0].t - t <= SETTLE_S + 2 * CYCLE < LIFT_S
 
 
 def test_a_pile_that_answers_but_cannot_be_read_is_announced_once_and_keeps_its_cards():
@@ -170,3 +172,40 @@ def test_a_card_still_there_when_a_long_pile_comes_apart_is_not_counted_again():
         after += d.feed("p1", [B] if n % 7 == 0 else [A, B], t)
         t += CYCLE
     assert [k for k in kinds(after) if k[2] != UNREAD] == []
+
+
+def test_a_card_read_once_and_then_hidden_by_a_pile_counts_where_it_lay():
+    """A slap: the second card is read once, then the third lands on the two and nothing can be read.  A card
+    does not make a pad unreadable by crossing it — more cards landed on it — so it lay there: it counts now."""
+    d = Debouncer()
+    feed_for(d, "p1", [A], 0.0, 0.2)
+    glimpse = d.feed("p1", [A, B], 0.2)                               # B read once, short of its settle window
+    piled = d.feed("p1", [], 0.22, unresolved=True)
+    assert glimpse == [] and kinds(piled) == [("p1", B, SEEN)] and d.on_pad("p1") == [A, B]
+    more = []
+    for n in range(2, 30):                                            # the pile stays: nothing more, once told
+        more += d.feed("p1", [], 0.2 + n * CYCLE, unresolved=True)
+    assert kinds(more) == [("p1", "", UNREAD)]
+
+
+def test_a_card_first_read_as_a_pile_comes_apart_counts_at_once_and_once():
+    """The third card of a slap was never readable under the pile; the first one is slid off, and the third is
+    read with the second for a moment before it too goes: it lay there, so it counts, once, and never late."""
+    d = Debouncer()
+    t = feed_for(d, "p1", [A, B], 0.0, 0.2)[1]
+    for _ in range(5):
+        d.feed("p1", [], t, unresolved=True)
+        t += CYCLE
+    out = d.feed("p1", [B, C], t)                                     # A slid off: B and C readable
+    assert kinds(out) == [("p1", C, SEEN)]
+    rest, _ = feed_for(d, "p1", [], t + CYCLE, LIFT_S + 0.1)
+    assert sorted(kinds(rest)) == sorted([("p1", A, GONE), ("p1", B, GONE), ("p1", C, GONE)])
+
+
+def test_a_card_read_once_on_the_way_over_a_pad_is_not_counted_there():
+    """The pile rules do not touch a drag: read once on p1 in passing, at rest on p2, no pile anywhere."""
+    d = Debouncer()
+    d.feed("p1", [A], 0.0)
+    events, _ = feed_for(d, "p2", [A], 0.03, 0.5, others=("p1",))
+    assert kinds(events) == [("p2", A, SEEN)]
+

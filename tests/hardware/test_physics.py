@@ -70,6 +70,26 @@ def test_three_stacked_tags_time_out_and_the_reader_says_something_is_there():
     assert unresolved == 40
 
 
+def test_with_the_field_on_the_cards_under_a_long_pile_are_read_again_when_it_comes_apart():
+    """Fields always on: the two cards read before a third made a pile were HALTed, and only a WUPA wakes them.
+    Every poll of the pile must say so (none may pass for an empty pad), so the reader keeps confirming them
+    and reads both again at once when the third card is taken off (the Lifeforce slap that counted twice)."""
+    table = _row(["p"], 9, fields="on")
+    table.start(lambda ev: None, background=False)
+    reader = table.readers[0]
+    for uid in (A, B):
+        table.chips["p"].place(table.tag(uid), (0, 0))
+    assert _reads(table, "p", 5).keys() == {A, B}
+    table.chips["p"].place(table.tag(C), (0, 0))
+    unresolved = 0
+    for _ in range(30):
+        assert not reader.poll()
+        unresolved += reader.pcd.unresolved
+    assert unresolved == 30
+    table.chips["p"].remove(table.tag(C))
+    assert _reads(table, "p", 2).keys() == {A, B}
+
+
 def test_the_ideal_world_still_reads_any_stack():
     table = EmulatedTable(["p"], physics=Physics(ideal=True))
     table.start(lambda ev: None, background=False)
