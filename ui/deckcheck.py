@@ -69,7 +69,7 @@ class DeckCheckView(BoxLayout):
         self.headline = label(where_line(check.name, check.pad, game_title), theme.FONT_LARGE, bold=True,
                               size_hint_y=None, height=theme.TOUCH * f * 1.6)
         self.count = label("", theme.FONT_COUNTER, bold=True)
-        self.status = label("", theme.FONT_LARGE, size_hint_y=None, height=theme.TOUCH * f * 1.6)
+        self.status = label("", theme.FONT_LARGE, bold=True, size_hint_y=None, height=theme.TOUCH * f * 1.6)
         buttons = BoxLayout(orientation="horizontal", spacing=12, size_hint_y=None, height=theme.TOUCH * f * 1.2)
         self.done_button = Button(text="Done: that was the last card", font_size=theme.FONT_BODY * f,
                                   background_normal="", background_color=theme.PANEL_LIGHT, color=theme.TEXT)

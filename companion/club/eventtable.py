@@ -274,7 +274,9 @@ class DeckCheck:
                 return (f"The hub did not answer within {ANSWER_WITHIN_S:.0f} s: the {len(self.cards)} cards read "
                         "are kept — press Send again, or see the organiser.")
             return "Asking the hub…"
-        return "" if self.cards else "Waiting for the first card…"
+        if not self.cards:
+            return "Waiting for the first card…"
+        return f"Next card — the verdict comes {SETTLE_S:g} s after the last one, or press Done"
 
     @property
     def done(self) -> bool:

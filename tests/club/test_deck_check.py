@@ -74,7 +74,8 @@ def test_a_deck_check_at_the_table_is_judged_logged_and_answered_by_the_hub(brok
         wrong = [(f"B{i}", c) for i, c in enumerate(BEN) if c != "frog"] + [("B9", "wolf")]
         _pass(check, clock, wrong)
         assert not check.feed(PadEvent("0.attacker", "X1", "seen", clock.now, "owl"))   # not the deck-check pad
-        assert len(check.cards) == 6 and check.status == ""
+        assert len(check.cards) == 6
+        assert check.status == "Next card — the verdict comes 1.5 s after the last one, or press Done"
         clock.now += SETTLE_S - 0.5
         check.poll()
         assert check.sent_final is None
