@@ -4,7 +4,11 @@ the card names are on the organiser's page only, and the public pages say "passe
 from __future__ import annotations
 
 import json
+import threading
 
+import paho.mqtt.client as mqtt
+
+from companion.club.config import topic
 from companion.club.eventtable import ANSWER_WITHIN_S, DeckCheck, EventTable
 from companion.club.outbox import Publisher
 from companion.event.deckcheck import SETTLE_S
@@ -53,6 +57,18 @@ def test_a_deck_check_at_the_table_is_judged_logged_and_answered_by_the_hub(brok
             publishers[t].start()
             wait_until(lambda: tables[t].pairing is not None and tables[t].pairing["event"] == ev)
         clock = Clock()
+        # A table listening to another table's deck check: the ACL gives it nothing (scan or verdict).
+        spy_as = next(t for t in ("t5", "t6", "t7") if t != club_table[ana_at])
+        spy, spied = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="spy", protocol=mqtt.MQTTv5), []
+        spy.username_pw_set(broker.club(spy_as).broker.username, broker.club(spy_as).broker.password)
+        spy.on_message = lambda c, u, m: spied.append(m.topic)
+        subscribed = threading.Event()
+        spy.on_subscribe = lambda *a: subscribed.set()
+        spy.on_connect = lambda c, u, f, rc, p: c.subscribe([(topic(club_table[ana_at], leaf), 1)
+                                                            for leaf in ("deckscan", "deckverdict")])
+        spy.connect(broker.club(spy_as).broker.host, broker.club(spy_as).broker.port)
+        spy.loop_start()
+        assert subscribed.wait(10)
 
         # Ana's right deck (one card read twice as it slid off): "passed" with the last card, logged once.
         table = tables[club_table[ana_at]]
@@ -66,6 +82,9 @@ def test_a_deck_check_at_the_table_is_judged_logged_and_answered_by_the_hub(brok
         assert check.sent_final is None                        # no wait: the hub answered at the matching card
         log = [a for a in event_hub.store.log(ev) if a["type"] == "deck_check"]
         assert [(a["player"], a["verdict"]["ok"], a["verdict"]["cards"]) for a in log] == [("p1", True, 6)]
+        spy.disconnect()
+        spy.loop_stop()
+        assert spied == []
 
         # Ben's deck: one "frog" left out, a "wolf" added.  Nothing until 1.5 s without a card, then counts.
         table = tables[club_table[ben_at]]
