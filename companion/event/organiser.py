@@ -144,7 +144,7 @@ def _last_action(log: list[dict], names: dict) -> str:
     a = log[-1]
     who = names.get(a.get("player"), a.get("name") or "")
     where = f" table {a['table']}" if a.get("table") is not None else ""
-    kind = {"report": "result", "start_round": "start round"}.get(a["type"], a["type"])
+    kind = {"report": "result", "start_round": "start round", "deck_check": "deck check of"}.get(a["type"], a["type"])
     return f"{kind} {who}{where}".strip()
 
 

@@ -113,6 +113,7 @@ def test_a_deck_check_at_the_table_is_judged_logged_and_answered_by_the_hub(brok
         assert f"see the organiser (round 1, {club_table[ben_at]}) — missing: 1× frog; not on the list: 1× wolf" \
             in text
         assert f"passed (6 cards, round 1, {club_table[ana_at]})" in text
+        assert "Undo: deck check of Ben" in text                 # the log's last action, as the undo button says
         public = call(event_hub, f"/api/event/{ev}", auth=False)[1]
         assert public["deck_checks"] == [{"player": "Ana", "round": 1, "passed": True},
                                          {"player": "Ben", "round": 1, "passed": False}]
