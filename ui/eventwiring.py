@@ -7,6 +7,8 @@ played, the pairing opens over whatever screen is shown; when both players have
 pressed, the game starts through the app's controller (as the Setup screen
 starts one) and the overlay closes.  When that game is over, the answer view
 opens: each player agrees or disputes; once both have answered it closes.
+On the pairing, each seat's *Deck check* opens that player's deck check
+(:mod:`ui.deckcheck`) over it; the pads read for it until it closes.
 While either is open the physical seat buttons press it (the input road's
 ``take_presses``): on the pairing, "that's me"; on the answer, "I agree".
 """
@@ -17,6 +19,7 @@ from kivy.core.window import Window
 from kivy.uix.modalview import ModalView
 
 from companion.engine import IllegalAction
+from ui.deckcheck import DeckCheckView, deck_check_pad
 from ui.pairing import AnswerView, PairingView
 
 
@@ -24,8 +27,10 @@ class EventOverlay:
     def __init__(self, app, event_table):
         self.app, self.table = app, event_table
         self.pairing_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
-        self.pairing_view = PairingView(event_table, self._start)
+        self.pairing_view = PairingView(event_table, self._start, on_deck_check=self.open_deck_check)
         self.pairing_modal.add_widget(self.pairing_view)
+        self.deck_modal: ModalView | None = None
+        self.deck_view: DeckCheckView | None = None
         self.answer_modal: ModalView | None = None
         self._event_game: int | None = None
         event_table.listeners.append(lambda pairing: Clock.schedule_once(lambda dt: self._pairing(pairing)))
@@ -49,6 +54,31 @@ class EventOverlay:
         elif not self._playing() and self.answer_modal is None and self.table.needs_game():
             self.pairing_view.refresh()
             self.pairing_modal.open()
+            self._presses_to(self.pairing_view)
+
+    def open_deck_check(self, player: int) -> DeckCheckView:
+        """The pairing's ``player``'s deck check over the pairing: the pads come to it until it closes."""
+        from companion.event.pages import game_title
+        controller, pairing = self.app.controller, self.table.pairing
+        pad = deck_check_pad(pairing["game"], pairing["options"], controller._profile())
+        check = self.table.start_deck_check(player, pad, controller.store.tags.lookup)
+        view = DeckCheckView(check, game_title(pairing["game"]), self._close_deck_check)
+        self.deck_modal, self.deck_view = ModalView(auto_dismiss=False, size_hint=(1, 1)), view
+        self.deck_modal.add_widget(view)
+        self.deck_modal.open()
+        controller.pad_taker = view.take_pad_event
+        self._presses_to(None)
+        return view
+
+    def _close_deck_check(self) -> None:
+        controller = self.app.controller
+        if self.deck_modal is not None:
+            if controller.pad_taker == self.deck_view.take_pad_event:
+                controller.pad_taker = None
+            self.deck_modal.dismiss()
+            self.deck_modal = self.deck_view = None
+        self.table.deck_check = None
+        if self.pairing_modal.parent is not None:
             self._presses_to(self.pairing_view)
 
     def _start(self, table) -> None:

@@ -66,9 +66,10 @@ class _SeatHalf(BoxLayout):
 class PairingView(BoxLayout):
     """The pairing, the two seats, *Swap seats*; ``on_start(event_table)`` once both have pressed."""
 
-    def __init__(self, event_table, on_start, seat_names=("North", "South"), **kwargs):
+    def __init__(self, event_table, on_start, seat_names=("North", "South"), on_deck_check=None, **kwargs):
         super().__init__(orientation="vertical", padding=14, spacing=12, **kwargs)
         self.event_table, self.on_start, self.seat_names = event_table, on_start, tuple(seat_names)
+        self.on_deck_check = on_deck_check          # f(player index in the pairing): a seat's *Deck check*
         with self.canvas.before:
             Color(*theme.BACKGROUND)
             self._bg = Rectangle(pos=self.pos, size=self.size)
@@ -81,6 +82,14 @@ class PairingView(BoxLayout):
         self.halves = [_SeatHalf(s, self.seat_names[s], self.press) for s in (0, 1)]
         for half in self.halves:
             seats.add_widget(half)
+        self.deck_buttons = []
+        if on_deck_check is not None:           # a judge's deck check of the player at that seat, before the game
+            for seat, half in enumerate(self.halves):
+                b = Button(text="Deck check", font_size=theme.FONT_BODY * f, size_hint_y=None, height=theme.TOUCH * f,
+                           background_normal="", background_color=theme.PANEL_LIGHT, color=theme.TEXT)
+                b.bind(on_release=lambda *_, s=seat: self.deck_check(s))
+                half.add_widget(b)
+                self.deck_buttons.append(b)
         self.swap_button = Button(text="Swap seats", font_size=theme.FONT_LARGE * f, size_hint_y=None,
                                   height=theme.TOUCH * f * 1.2, background_normal="",
                                   background_color=theme.PANEL_LIGHT, color=theme.TEXT)
@@ -98,12 +107,21 @@ class PairingView(BoxLayout):
                 half.show("—", False)
                 half.state.text = ""
                 half.button.disabled = True
+            for b in self.deck_buttons:
+                b.disabled, b.text = True, "Deck check"
             self.swap_button.disabled = True
             return
         self.headline.text = table.line(self.seat_names)
         for seat, name in enumerate(table.names()):
             self.halves[seat].show(name, seat in table.pressed)
+            if self.deck_buttons:
+                self.deck_buttons[seat].disabled, self.deck_buttons[seat].text = False, f"Deck check: {name}"
         self.swap_button.disabled = False
+
+    def deck_check(self, seat: int) -> None:
+        """The *Deck check* button of ``seat``: the deck of the player the pairing puts there."""
+        if self.event_table.pairing is not None and self.on_deck_check is not None:
+            self.on_deck_check(self.event_table.order[seat])
 
     def press(self, seat: int) -> None:
         """A seat's button (physical or on screen): that player confirms where they sit."""

@@ -12,12 +12,16 @@ for a table is its name)::
     pattern write club/%u/status
     pattern read  club/%u/ack         and reads only its own acknowledgements
     pattern read  club/%u/pairing     and the event's pairing for it
+    pattern write club/%u/deckscan    a deck check's scan, to the hub only
+    pattern read  club/%u/deckverdict and its verdict
     user hub
     topic read  club/+/log            the hub reads every table
     topic read  club/+/live
     topic read  club/+/status
     topic write club/+/ack            and acknowledges to each
     topic write club/+/pairing        and sends each table its pairing (retained)
+    topic read  club/+/deckscan       reads every table's deck-check scan
+    topic write club/+/deckverdict    and answers it
 
 Anonymous clients are refused (``allow_anonymous false``); every table has its own
 password, hashed by ``mosquitto_passwd`` (PBKDF2-SHA512 in Mosquitto 2).
@@ -43,6 +47,8 @@ pattern write {PREFIX}/%u/live
 pattern write {PREFIX}/%u/status
 pattern read {PREFIX}/%u/ack
 pattern read {PREFIX}/%u/pairing
+pattern write {PREFIX}/%u/deckscan
+pattern read {PREFIX}/%u/deckverdict
 
 user {HUB_USER}
 topic read {PREFIX}/+/log
@@ -50,6 +56,8 @@ topic read {PREFIX}/+/live
 topic read {PREFIX}/+/status
 topic write {PREFIX}/+/ack
 topic write {PREFIX}/+/pairing
+topic read {PREFIX}/+/deckscan
+topic write {PREFIX}/+/deckverdict
 """
 
 

@@ -8,6 +8,8 @@ and read only its own acknowledgements)::
     club/<table>/status   table → all   "online" / "offline" (retained; "offline" is the last will)
     club/<table>/ack      hub → table   {"game": id, "n": highest n stored without a gap}
     club/<table>/pairing  hub → table   an event's open pairing for the table (retained; empty: none)
+    club/<table>/deckscan hub ← table   a deck check's cards so far (companion.event.hub answers it)
+    club/<table>/deckverdict hub → table  the deck check's verdict (counts only: the card names stay on the hub)
 
 A table's settings are ``<config dir>/club.toml`` (written by ``companion club join``);
 the hub's are ``hub.toml`` (written by ``companion hub setup``).

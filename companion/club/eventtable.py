@@ -22,11 +22,15 @@ in the table's SQLite that the publisher sends when it can.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
+import time
 
 from companion.club.config import NAME
+from companion.event.deckcheck import SETTLE_S
 
 MAX_NAME = 60
+ANSWER_WITHIN_S = 5.0      # a hub that has not answered a deck check by then: the table says so
 
 
 def parse_pairing(payload: bytes) -> dict | None:
@@ -68,8 +72,13 @@ class EventTable:
         self._seats: dict[int, tuple] = {}                     # game id → (match key, player ids by seat)
         self.answered: dict[tuple[int, int], bool] = {}     # (game id, seat) → agreed
         self.matches: dict[tuple, dict[int, str | None]] = {}  # (event, round, table) → game id → winner's id
+        self.ask = publisher.ask if publisher is not None else (lambda leaf, body: False)
+        self.deck_check: DeckCheck | None = None
         if publisher is not None:
             publisher.on_pairing = self.receive
+            publisher.on_deck_verdict = self.deck_verdict
+            if publisher.last_pairing is not None:     # it came before this table was made (a started publisher)
+                self.receive(publisher.last_pairing)
 
     def receive(self, payload: bytes) -> None:
         """The hub's retained message (paho's thread): a new pairing, or none any more."""
@@ -136,6 +145,20 @@ class EventTable:
             self.pressed = set()               # the next game of a best of three: both press again
         return session
 
+    # ---- deck checks ------------------------------------------------------------------------------
+    def start_deck_check(self, player: int, pad: str | None, lookup, clock=time.monotonic) -> "DeckCheck":
+        """A deck check of the pairing's ``player`` (0 or 1) read from ``pad`` (None: any pad)."""
+        if self.pairing is None:
+            raise ValueError("a deck check needs the event's pairing")
+        self.deck_check = DeckCheck(self.pairing, player, pad, lookup, self.ask, clock)
+        return self.deck_check
+
+    def deck_verdict(self, payload: bytes) -> None:
+        """The hub's answer to a deck check (paho's thread): kept by the check it answers."""
+        check = self.deck_check
+        if check is not None:
+            check.receive(payload)
+
     # ---- the result ------------------------------------------------------------------------------
     def answer(self, session, seat: int, agree: bool = True, reason: str | None = None) -> bool:
         """A player's answer to the finished game's result; False if it was already given (or too early)."""
@@ -154,4 +177,110 @@ class EventTable:
         return True
 
 
-__all__ = ["EventTable", "parse_pairing", "pairing_line"]
+class DeckCheck:
+    """One player's deck check at the table: the cards read, sent to the hub, and the hub's verdict.
+
+    The registered list is on the hub, so the hub judges: every new card sends the scan so far
+    (``club/<table>/deckscan``), and the hub answers "passed" as soon as it matches the list.
+    When it does not, the table waits :data:`~companion.event.deckcheck.SETTLE_S` with no new card
+    (a card may still be coming — the rule of :class:`~companion.event.deckcheck.DeckChecker`) or
+    for *Done*, then sends the scan as final and the hub answers with the counts.  No answer within
+    :data:`ANSWER_WITHIN_S` of that: :attr:`status` says so, the cards read are kept, and
+    :meth:`send_again` asks once more.  :meth:`feed` and :meth:`poll` run on one thread (the UI's);
+    :meth:`receive` on paho's — it only stores the answer under the lock."""
+
+    def __init__(self, pairing: dict, player: int, pad: str | None, lookup, ask, clock=time.monotonic):
+        self.pairing, self.player, self.pad = pairing, player, pad
+        self.name = pairing["players"][player]
+        self.lookup, self.ask, self.clock = lookup, ask, clock
+        self.id = f"{pairing['event']}-{pairing['round']}-{secrets.token_hex(6)}"
+        self.cards: list[tuple[str, str | None]] = []
+        self.last_card: float | None = None
+        self.sent_final: float | None = None
+        self.answer: dict | None = None
+        self._lock = threading.Lock()
+
+    def feed(self, event) -> bool:
+        """A pad event; True when it is a card not read before (a tag counts once however often read)."""
+        if self.answer is not None or self.sent_final is not None or event.kind != "seen" or not event.uid:
+            return False
+        if self.pad is not None and event.pad != self.pad:
+            return False
+        self.last_card = self.clock()
+        if any(uid == event.uid for uid, _ in self.cards):
+            return False
+        self.cards.append((event.uid, event.card_id or self.lookup(event.uid)))
+        self._send(final=False)
+        return True
+
+    def poll(self) -> None:
+        """The clock moved on: the final scan once no card has come for ``SETTLE_S``."""
+        if (self.answer is None and self.sent_final is None and self.last_card is not None
+                and self.clock() - self.last_card >= SETTLE_S):
+            self.finish()
+
+    def finish(self) -> None:
+        """*Done*: the deck is through; the hub judges what was read."""
+        if self.answer is None and self.sent_final is None and self.cards:
+            self.sent_final = self.clock()
+            self._send(final=True)
+
+    def send_again(self) -> None:
+        if self.answer is None and self.sent_final is not None:
+            self.sent_final = self.clock()
+            self._send(final=True)
+
+    def _send(self, final: bool) -> None:
+        self.ask("deckscan", {"v": 1, "check": self.id, "event": self.pairing["event"],
+                              "player": self.pairing["ids"][self.player], "cards": [list(c) for c in self.cards],
+                              "final": final})
+
+    def receive(self, payload: bytes) -> None:
+        try:
+            data = json.loads(payload)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(data, dict) or data.get("check") != self.id:
+            return                                          # another check's answer (an earlier one)
+        if "error" in data:
+            answer = {"error": str(data["error"])[:200]}
+        elif isinstance(data.get("ok"), bool) and all(isinstance(data.get(k), int) and not isinstance(data.get(k), bool)
+                                                      for k in ("cards", "missing", "extra", "unregistered")):
+            answer = {k: data[k] for k in ("ok", "cards", "missing", "extra", "unregistered")}
+        else:
+            return
+        with self._lock:
+            if self.answer is None:
+                self.answer = answer
+
+    @property
+    def status(self) -> str:
+        """What the screen says now, in one sentence."""
+        with self._lock:
+            answer = self.answer
+        if answer is not None:
+            if "error" in answer:
+                return answer["error"]
+            if answer["ok"]:
+                return f"{self.name}'s deck: {answer['cards']} cards, as registered"
+            parts = [f"{answer[k]} {word}" for k, word in (("missing", "missing"), ("extra", "extra"))
+                     if answer[k]]
+            if answer["unregistered"]:
+                n = answer["unregistered"]
+                parts.append(f"{n} unknown tag{'s' if n != 1 else ''}")
+            return "See the organiser: " + ", ".join(parts or ["no cards read"])
+        if self.sent_final is not None:
+            if self.clock() - self.sent_final >= ANSWER_WITHIN_S:
+                return (f"The hub did not answer within {ANSWER_WITHIN_S:.0f} s: the {len(self.cards)} cards read "
+                        "are kept — press Send again, or see the organiser.")
+            return "Asking the hub…"
+        if not self.cards:
+            return "Waiting for the first card…"
+        return f"Next card — the verdict comes {SETTLE_S:g} s after the last one, or press Done"
+
+    @property
+    def done(self) -> bool:
+        return self.answer is not None
+
+
+__all__ = ["DeckCheck", "EventTable", "parse_pairing", "pairing_line"]

@@ -220,12 +220,14 @@ def parse_message(topic_name: str, payload: bytes):
     if leaf == "status":
         text = payload.decode("utf-8", "replace")
         return (table, leaf, text) if text in ("online", "offline") else None
-    if leaf not in ("log", "live"):
+    if leaf not in ("log", "live", "deckscan"):
         return None
     try:
         data = json.loads(payload)
     except (ValueError, RecursionError):
         return None
+    if leaf == "deckscan":          # a question for the event layer (Hub.request_listeners), not stored here
+        return (table, leaf, data) if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("table") != table:
         return None                 # a body naming another table than its topic: refused
     if not isinstance(data.get("game"), int) or not isinstance(data.get("view"), dict):
@@ -252,6 +254,8 @@ class Hub:
                                                 # (None) the table went online/offline, read back after the commit
         self.log_listeners: list = []           # f(table, body JSON text) on the writer thread, after the commit,
                                                 # for each log message now stored in order (the event's results)
+        self.request_listeners: list = []       # f(table, leaf, body dict) on the writer thread: a table's question
+                                                # that is answered, not stored (a deck check's scan)
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
         self.connected = threading.Event()
@@ -280,7 +284,7 @@ class Hub:
             log.warning("club broker refused the hub: %s", reason_code)
             return
         # Every time: a broker restarted without its persistence has forgotten the subscriptions.
-        client.subscribe([(f"{PREFIX}/+/{leaf}", 1) for leaf in ("log", "live", "status")])
+        client.subscribe([(f"{PREFIX}/+/{leaf}", 1) for leaf in ("log", "live", "status", "deckscan")])
         self.connected.set()
 
     def _on_message(self, client, userdata, message):
@@ -306,6 +310,13 @@ class Hub:
                 parsed = parse_message(topic_name, payload)
                 if parsed is None:
                     self.stats["refused"] += 1
+                    continue
+                if parsed[1] == "deckscan":
+                    for listener in list(self.request_listeners):
+                        try:
+                            listener(*parsed)
+                        except Exception:            # a bad question never stops the hub storing games
+                            log.exception("club hub: a listener failed on a question of table %s", parsed[0])
                     continue
                 items.append((*parsed, received))
             self.stats["received"] += len(batch)

@@ -197,6 +197,8 @@ class Publisher:
         self._live_cursor = 0
         self.stats = {"sent": 0, "acked_rows": 0, "connections": 0}
         self.on_pairing = None       # f(payload bytes) on paho's thread: the event's pairing for this table
+        self.last_pairing: bytes | None = None
+        self.on_deck_verdict = None  # f(payload bytes) on paho's thread: the hub's answer to a deck check
         self.client = mqtt_client(f"table-{club.table}", club.broker, topic(club.table, "status"))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -236,6 +238,13 @@ class Publisher:
         with self.store.read() as db:
             return db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
 
+    def ask(self, leaf: str, body: dict) -> bool:
+        """A question for the hub that is answered, not kept (a deck check's scan); False when offline."""
+        if not self._connected.is_set():
+            return False
+        self.client.publish(topic(self.table, leaf), json.dumps(body, ensure_ascii=False), qos=1)
+        return True
+
     # ---- the network's outage, for the bench ---------------------------------------------------------
     def cut(self) -> None:
         """Lose the network: the socket dies without a goodbye (the broker sends the last will)."""
@@ -259,7 +268,7 @@ class Publisher:
         if reason_code.is_failure:
             log.warning("club broker refused table %s: %s", self.table, reason_code)
             return
-        client.subscribe([(topic(self.table, "ack"), 1), (topic(self.table, "pairing"), 1)])
+        client.subscribe([(topic(self.table, leaf), 1) for leaf in ("ack", "pairing", "deckverdict")])
         client.publish(topic(self.table, "status"), "online", qos=1, retain=True)
         self.stats["connections"] += 1
         self._reconnected = True
@@ -271,8 +280,14 @@ class Publisher:
 
     def _on_message(self, client, userdata, message):
         if message.topic == topic(self.table, "pairing"):
-            if self.on_pairing is not None and len(message.payload) <= 20_000:
-                self.on_pairing(message.payload)
+            if len(message.payload) <= 20_000:
+                self.last_pairing = message.payload      # for an EventTable made after the retained one came
+                if self.on_pairing is not None:
+                    self.on_pairing(message.payload)
+            return
+        if message.topic == topic(self.table, "deckverdict"):
+            if self.on_deck_verdict is not None and len(message.payload) <= 20_000:
+                self.on_deck_verdict(message.payload)
             return
         if len(message.payload) > 1000:
             return

@@ -41,7 +41,7 @@ import time
 
 from companion.club.config import topic
 from companion.club.web import Request, Response
-from companion.event import moves, organiser, pages, ratings, slips, standings
+from companion.event import deckcheck, moves, organiser, pages, ratings, slips, standings
 from companion.event.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,7 @@ class EventHub:
         add("POST", f"/organiser/event/{EVENT}/(?P<verb>register|drop|start_round|result|correct|undo|redo)",
             self.organiser_act, organiser=True)
         hub.log_listeners.append(self.table_message)
+        hub.request_listeners.append(self.deck_scan)
         self.catch_up()
 
     # ---- reading -----------------------------------------------------------------------------------
@@ -407,6 +408,60 @@ class EventHub:
             log.warning("event %s: table %s's message refused: %s", ref["event"], table, exc)
             return None
 
+    # ---- deck checks from the tables (the hub's writer thread) ---------------------------------------
+    def deck_scan(self, table: str, leaf: str, body: dict) -> None:
+        """``Hub.request_listeners``: a table's deck-check scan so far (every card read, each message).
+
+        Compared with the player's registered list at each message: a scan that matches is logged
+        as the event's ``deck_check`` at once and answered "passed"; one that does not waits for
+        the table's last message (``final``: the table heard no card for ``deckcheck.SETTLE_S``, or
+        the player pressed Done), then is logged and answered with its counts.  The card names
+        stay on the hub (the organiser's page): the table's shared screen shows only counts.
+        A repeat of a logged check (the table asked again) gets the same answer, logged once."""
+        if leaf != "deckscan":
+            return
+        scan = _deck_scan(body)
+        if scan is None:
+            log.warning("table %s sent a deck-check scan that is not one: ignored", table)
+            return
+        with self.store.lock:
+            answer, event_id = self._deck_scan_locked(table, scan)
+        if answer is not None:       # published outside the hub's lock, as the pairings are
+            self.hub.client.publish(topic(table, "deckverdict"),
+                                    json.dumps({"v": 1, "check": scan["check"], **answer}, ensure_ascii=False),
+                                    qos=1)
+        if event_id is not None:
+            self.changed(event_id)
+
+    def _deck_scan_locked(self, table: str, scan: dict) -> tuple[dict | None, int | None]:
+        try:
+            state = self.store.state(scan["event"])
+        except KeyError:
+            return {"error": "The hub has no such event."}, None
+        player = next((p for p in state["players"] if p["id"] == scan["player"]), None)
+        rnd = state["rounds"][-1] if state["rounds"] else None
+        here = rnd is not None and any(scan["player"] in (p["a"], p["b"]) and p["b"] is not None
+                                       and moves.table_name(state, p["table"]) == table for p in rnd["pairings"])
+        if player is None or not here:
+            return {"error": "That player is not paired at this table this round."}, None
+        if not player["deck"]:
+            return {"error": f"{player['name']} has no registered deck list: see the organiser."}, None
+        ref = {"table": table, "check": scan["check"]}
+        done = next((c for c in state["deck_checks"] if c.get("check_ref") == ref), None)
+        if done is None:
+            verdict = deckcheck.compare(player["deck"], scan["cards"])
+            if not (verdict.ok or scan["final"]):
+                return None, None                   # more cards may come: the table says when it has heard none
+            self.store.act(scan["event"], {"type": "deck_check", "player": player["id"],
+                                           "verdict": verdict.as_dict(), "check_ref": ref})
+            done = self.store.state(scan["event"])["deck_checks"][-1]
+            changed = scan["event"]
+        else:
+            changed = None
+        return {"player": player["name"], "ok": done["ok"], "cards": done.get("cards", 0),
+                "missing": sum(done.get("missing", {}).values()), "extra": sum(done.get("extra", {}).values()),
+                "unregistered": done.get("unregistered", 0)}, changed
+
     def _tally(self, table: str, body: dict, ref: dict, p: dict) -> list[int] | None:
         """Record this finished game of the match; the match's [a wins, b wins, draws] once it is decided."""
         winner = body["result"].get("winner")
@@ -441,6 +496,25 @@ def _organiser_action(state: dict, verb: str, body: dict) -> dict:
     if verb == "result":                                # a table offline or without a companion: typed by hand
         return {"type": "report", **where, "games": body.get("games"), "source": "organiser"}
     return {"type": "correct", **where, "games": body.get("games"), "note": body.get("note")}
+
+
+MAX_SCAN = 500            # cards in one deck check's scan: far more than any deck of the five games
+
+
+def _deck_scan(body: dict) -> dict | None:
+    """A table's deck-check scan, checked (anything odd: None): never trusted further."""
+    cards = body.get("cards")
+    ok = (isinstance(body.get("check"), str) and 0 < len(body["check"]) <= 40
+          and isinstance(body.get("event"), int) and not isinstance(body["event"], bool) and 0 < body["event"] < 10**9
+          and isinstance(body.get("player"), str) and len(body["player"]) <= 12
+          and isinstance(body.get("final", False), bool)
+          and isinstance(cards, list) and len(cards) <= MAX_SCAN
+          and all(isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) and 0 < len(c[0]) <= 64
+                  and (c[1] is None or (isinstance(c[1], str) and 0 < len(c[1]) <= 80)) for c in cards))
+    if not ok:
+        return None
+    return {"check": body["check"], "event": body["event"], "player": body["player"],
+            "final": body.get("final", False), "cards": [(uid, card) for uid, card in cards]}
 
 
 def _named_result(g: dict) -> tuple[str, str, float] | None:

@@ -338,6 +338,9 @@ def _deck_check(state: dict, action: dict) -> dict:
         raise EventError("a deck check records its verdict")
     check = {"player": player["id"], "round": current_round(state), "at": action.get("at"),
              **{k: verdict[k] for k in ("ok", "missing", "extra", "unregistered", "cards") if k in verdict}}
+    if isinstance(action.get("check_ref"), dict):      # which table's check (the hub answers a repeat from it)
+        check["check_ref"] = {"table": str(action["check_ref"].get("table"))[:32],
+                              "check": str(action["check_ref"].get("check"))[:40]}
     return {**state, "deck_checks": state["deck_checks"] + [check]}
 
 

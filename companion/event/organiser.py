@@ -144,8 +144,27 @@ def _last_action(log: list[dict], names: dict) -> str:
     a = log[-1]
     who = names.get(a.get("player"), a.get("name") or "")
     where = f" table {a['table']}" if a.get("table") is not None else ""
-    kind = {"report": "result", "start_round": "start round"}.get(a["type"], a["type"])
+    kind = {"report": "result", "start_round": "start round", "deck_check": "deck check of"}.get(a["type"], a["type"])
     return f"{kind} {who}{where}".strip()
+
+
+def deck_check_text(state: dict, player_id: str) -> str:
+    """The player's last deck check for the organiser's eyes only: which cards were missing or extra."""
+    checks = [c for c in state["deck_checks"] if c["player"] == player_id]
+    if not checks:
+        return "—"
+    c = checks[-1]
+    at = f"round {c['round']}" if c["round"] else "before round 1"
+    table = f", {c['check_ref']['table']}" if c.get("check_ref") else ""
+    if c["ok"]:
+        return f"passed ({c.get('cards', '?')} cards, {at}{table})"
+    parts = []
+    for key, word in (("missing", "missing"), ("extra", "not on the list")):
+        if c.get(key):
+            parts.append(f"{word}: " + ", ".join(f"{n}× {card}" for card, n in sorted(c[key].items())))
+    if c.get("unregistered"):
+        parts.append(f"{c['unregistered']} unknown tag{'s' if c['unregistered'] != 1 else ''}")
+    return f"see the organiser ({at}{table}) — " + "; ".join(parts or ["no cards read"])
 
 
 def event_page(state: dict, event_id: int, log: list[dict], club_tables: dict[str, bool]) -> str:
@@ -169,12 +188,14 @@ def event_page(state: dict, event_id: int, log: list[dict], club_tables: dict[st
         elif p["joined"] > 1:
             status = f"late entry, from round {p['joined']}"
         deck = f"{len(p['deck'])} cards" if p["deck"] else "—"
+        check = deck_check_text(state, p["id"])
         drop = "" if p["dropped"] or over else _form(f"{post}/drop", _hidden("player", p["id"]), "Drop",
                                                      button_cls="quiet")
         player_rows.append(f"<tr><td>{_e(p['name'])}</td><td class='num'>{points[p['id']]}</td>"
-                           f"<td>{_e(status)}</td><td class='hide-narrow'>{_e(deck)}</td><td>{drop}</td></tr>")
+                           f"<td>{_e(status)}</td><td class='hide-narrow'>{_e(deck)}</td><td class='check'>{_e(check)}</td>"
+                           f"<td>{drop}</td></tr>")
     players = ("<table><tr><th>Player</th><th class='num'>Pts</th><th>Status</th><th class='hide-narrow'>Deck</th>"
-               "<th></th></tr>" + "".join(player_rows) + "</table>") if player_rows else \
+               "<th>Last deck check</th><th></th></tr>" + "".join(player_rows) + "</table>") if player_rows else \
         "<p class='muted'>Nobody has registered yet.</p>"
     register = "" if over else _form(
         f"{post}/register",

@@ -11,6 +11,8 @@ organiser (a table offline), one still playing.  Writes
 organiser's page of the event (round 2's first table disputed by a player) as
 ``event-organiser-1280x800.png`` and ``event-organiser-390x844.png``, and the
 list of events with the form that creates one, ``event-organiser-create-1280x800.png``.
+Two deck checks are made at round 2's first table (through the broker, as a
+table makes them): one passed, one with a card missing and another extra.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from companion.club.config import HubConfig, hash_password
 from companion.club.eventtable import EventTable
 from companion.club.hub import Hub
 from companion.club.outbox import Publisher
+from companion.table import PadEvent
 from companion.club.web import HubServer
 from companion.event.hub import EventHub
 from companion.session import Session, Store
@@ -37,6 +40,7 @@ PASSWORD = "shots"
 TABLES = ["t1", "t2", "t3", "t4"]
 NAMES = ["Ana Lima", "Ben Okafor", "Chiara Rossi", "Dmitri Volkov", "Eun-ji Park", "Farid Haddad",
          "Greta Holm", "Hugo Martin"]
+DECK = ["north-wind", "north-wind", "ember", "ember", "tide", "stone", "stone", "spark"]
 
 
 def _post(url, body):
@@ -75,7 +79,7 @@ def main(out: str = "docs/screenshots") -> None:
                                                         "format": "bo1", "rounds": 4, "round_minutes": 40,
                                                         "seed": 11, "tables": TABLES})["event"]
             for name in NAMES:
-                _post(f"{server.url}/organiser/event/{ev}/register", {"name": name})
+                _post(f"{server.url}/organiser/event/{ev}/register", {"name": name, "deck": DECK})
             for number, finish in ((1, TABLES), (2, TABLES[:2])):
                 _post(f"{server.url}/organiser/event/{ev}/start_round", {})
                 for t in finish:
@@ -98,6 +102,15 @@ def main(out: str = "docs/screenshots") -> None:
             _wait(lambda: sum(1 for p in events.store.state(ev)["rounds"][-1]["pairings"] if p.get("result")) >= 3)
             _wait(lambda: any((p.get("result") or {}).get("status") == "disputed"
                               for p in events.store.state(ev)["rounds"][-1]["pairings"]))
+            # Deck checks at the disputed table: the first player's deck as registered, the second's with
+            # one card left out and another added (the organiser's page names them; the pages do not).
+            table = tables[TABLES[0]]
+            for player_index, cards in ((0, DECK), (1, DECK[1:] + ["stray-card"])):
+                check = table.start_deck_check(player_index, None, lambda uid: None)
+                for i, card in enumerate(cards):
+                    check.feed(PadEvent("any", f"{player_index}-{i}", "seen", time.monotonic(), card))
+                check.finish()
+                _wait(lambda: check.done)
             player = events.store.state(ev)["players"][0]["id"]
             auth = {"Authorization": "Basic " + base64.b64encode(f"organiser:{PASSWORD}".encode()).decode()}
             with Browser() as browser:

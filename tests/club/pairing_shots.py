@@ -48,7 +48,8 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
         fscale = min(width / 800, height / 480, 1)
 
         def build(self):
-            self.view = PairingView(table, lambda t: started.append(t.start(Session.start, seed=1)))
+            self.view = PairingView(table, lambda t: started.append(t.start(Session.start, seed=1)),
+                                    on_deck_check=lambda player: None)
             return self.view
 
     app = Shots()

@@ -8,7 +8,9 @@ import pytest
 
 from companion.club.eventtable import EventTable
 from companion.session import Session, Store
+from tests.club.conftest import broker  # noqa: F401  (a real Mosquitto for the deck check)
 from tests.club.pairing_shots import PAIRING
+from tests.club.test_event_hub import event_hub  # noqa: F401  (the real hub on it)
 
 pytestmark = pytest.mark.ui
 
@@ -106,4 +108,75 @@ def test_over_the_app_the_pairing_starts_the_game_and_the_players_answer_its_res
             if isinstance(child, ModalView):
                 child.dismiss(animation=False)
         app.controller.close_session()
+        harness.frames(2)
+
+
+def test_a_judge_checks_a_deck_from_the_pairing_through_the_hub_and_reads_the_verdict(home, broker, event_hub):
+    """The pairing's *Deck check* → the deck-check view; the pads (through the input road) count the cards;
+    the real hub (real Mosquitto) answers "as registered", or with counts after *Done*."""
+    import time
+
+    from kivy.core.window import Window
+
+    from companion.club.outbox import Publisher
+    from companion.table import PadEvent
+    from tests.club.test_event_hub import call
+    from ui import harness
+    from ui.eventwiring import EventOverlay
+    app = home
+    decks = {"Ana": ["owl", "owl", "fox", "hare"], "Ben": ["elk", "lynx", "crow", "frog"]}
+    ev = call(event_hub, "/organiser/event", {"name": "Deck night", "game": "lifeforce", "rounds": 1, "seed": 2,
+                                              "tables": ["t7"]})[1]["event"]
+    for name, deck in decks.items():
+        call(event_hub, f"/organiser/event/{ev}/register", {"name": name, "deck": deck})
+    call(event_hub, f"/organiser/event/{ev}/start_round", {})
+    store = app.controller.store
+    publisher = Publisher(store, broker.club("t7"))
+    table = EventTable(store, publisher)
+    publisher.start()
+
+    def until(check, timeout=8.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            harness.frames(1)
+            if check():
+                return True
+        raise AssertionError("not within the time")
+    try:
+        overlay = EventOverlay(app, table)
+        until(lambda: overlay.pairing_modal.parent is not None)
+        buttons = overlay.pairing_view.deck_buttons
+        names = table.names()
+        assert [b.text for b in buttons] == [f"Deck check: {n}" for n in names]
+        harness.tap(buttons[names.index("Ana")])
+        view = overlay.deck_view
+        assert Window.children[0] is overlay.deck_modal
+        assert view.headline.text == "Pass Ana's deck over the deck-check pad one card at a time"
+        assert (view.count.text, view.status.text) == ("0 cards read", "Waiting for the first card…")
+        for i, card in enumerate(decks["Ana"]):
+            app.controller.handle_pad_event(PadEvent("deck_check", f"A{i}", "seen", time.monotonic(), card))
+            if i == 1:
+                until(lambda: view.count.text == "2 cards read")
+        until(lambda: view.status.text == "Ana's deck: 4 cards, as registered")
+        assert view.count.text == "4 cards read" and app.controller.session is None     # nothing was played
+        harness.tap(view.close_button)
+        assert overlay.deck_modal is None and app.controller.pad_taker is None
+        # Ben: "frog" left out, "owl" added; Done says that was the last card.
+        harness.tap(buttons[names.index("Ben")])
+        view = overlay.deck_view
+        for i, card in enumerate(["elk", "lynx", "crow", "owl"]):
+            app.controller.handle_pad_event(PadEvent("deck_check", f"B{i}", "seen", time.monotonic(), card))
+        until(lambda: view.count.text == "4 cards read")
+        harness.tap(view.done_button)
+        until(lambda: view.status.text == "See the organiser: 1 missing, 1 extra")
+        assert "frog" not in " ".join(harness.texts(overlay.deck_modal))
+        harness.tap(view.close_button)
+    finally:
+        for modal in (overlay.deck_modal, overlay.pairing_modal):
+            if modal is not None:
+                modal.dismiss(animation=False)
+        app.controller.pad_taker = None
+        app.controller.road.take_presses(None)
+        table.listeners.clear()
+        publisher.close()
         harness.frames(2)
