@@ -40,9 +40,23 @@ def shown() -> tuple[list[str], list[str]]:
     return texts, buttons
 
 
+def view_texts(app) -> list[str]:
+    """The words of the game's shared view that a screen may show as they are (zone summaries on a
+    generic table and in Replay, counter titles, the phase): "3 servant(s)" is caught here even
+    where this game's table says it otherwise."""
+    session = app.controller.session
+    if session is None:
+        return []
+    view = session.view(None)
+    texts = [z.get("summary") or "" for z in view.get("zones", {}).values()]
+    texts += [c.get("label") or "" for c in view.get("counters", [])] + [view.get("phase_label") or ""]
+    return [t for t in texts if t]
+
+
 def read(app, where: str, found: list[str], keys: frozenset) -> None:
     harness.frames(1)
     texts, buttons = shown()
+    texts += view_texts(app)
     found += [f"{where}: {p}" for p in problems(texts, buttons, keys)
               if not (where == "history" and "no such button" in p)]    # the log says what was said then
 

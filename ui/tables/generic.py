@@ -36,8 +36,9 @@ from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
-#: actions that end a game for good: their buttons act on a second tap (ui.confirm)
-CONFIRM_ACTIONS = frozenset({"forfeit"})
+#: actions that lose something for good (the game; a hand thrown away, whose cards players then
+#: shuffle back): their buttons act on a second tap (ui.confirm)
+CONFIRM_ACTIONS = frozenset({"forfeit", "redraw"})
 #: events that a zone flashes (everything with a zone does; these are the ones without a text worth a note)
 QUIET_EVENTS = ("turn", "phase", "undone")
 #: events shown in the banner (a card that did not count, and why), not as a play
