@@ -98,3 +98,33 @@ def test_leaving_a_game_in_progress_says_so_and_offers_to_keep_or_abandon_it(hom
     app.root.current = "home"
     harness.frames(2)
     assert harness.button("Restore the abandoned Lifeforce Battle (game #%d, 0 actions)" % lifeforce)
+
+
+def test_the_card_search_opens_the_on_screen_keyboard_and_its_keys_find_the_card(home):
+    """Issue 25, item 6: a touchscreen has no keys; touching the drawer's search brings the docked
+    keyboard (digits too: "10h"), whose keys type into the search; Done docks it away."""
+    from ui.keyboard import DockedKeyboard
+    from ui.simtable import open_panel
+    app = home
+    start(app, "sams")
+    screen = table_screen(app)
+    panel = open_panel(screen)
+    try:
+        harness.frames(2)
+        harness.tap(panel.ids.query)
+        board = next(w for w in harness.walk() if isinstance(w, DockedKeyboard))
+        assert board.shown and board.height > 0 and board.target is panel.ids.query
+        field = panel.ids.query
+        fx, fy = field.to_window(field.x, field.y)
+        assert not (board.y < fy + field.height and fy < board.top), "the keyboard covers the search field"
+        for key in ("1", "0", "h"):
+            harness.tap(harness.button(key, root=board))
+        assert panel.ids.query.text == "10h"
+        assert [c.card_id for c in panel.ids.grid.children] == ["sams.10h"]
+        harness.tap(harness.button("⌫", root=board))
+        assert panel.ids.query.text == "10"
+        harness.tap(harness.button("Done", root=board))
+        assert not any(isinstance(w, DockedKeyboard) for w in harness.walk())
+    finally:
+        panel.ids.query.text = ""
+        panel.dismiss()

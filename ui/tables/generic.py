@@ -79,6 +79,8 @@ class TableScreen(Screen):
     session = None
     #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
     _sim_panel = None
+    #: the on-screen keyboard for the panel's search (:meth:`search_keyboard`), made when first needed
+    _keyboard = None
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -152,6 +154,8 @@ class TableScreen(Screen):
         panel, self._sim_panel = self._sim_panel, None  # made for this game's seats, decks and hands
         if panel is not None:
             panel.dismiss()
+        if self._keyboard is not None:
+            self._keyboard.done()
         self._shown_actions = None
         self.view = {}
         self.forget_game()
@@ -602,6 +606,41 @@ class TableScreen(Screen):
     def open_sim_panel(self) -> None:
         from ui.simtable import open_panel
         open_panel(self)
+
+    def search_keyboard(self, field) -> None:
+        """The on-screen keyboard for the card drawer's search ``field`` (a touchscreen has no other):
+        over the window's bottom, or its top when the drawer's search lies in the lower half; its
+        Done docks it away.  Made the first time it is needed."""
+        from ui.keyboard import SEARCH_ROWS, DockedKeyboard
+        board = self._keyboard
+        if board is None:
+            board = self._keyboard = DockedKeyboard(rows=SEARCH_ROWS, capitals=False, size_hint=(None, None))
+            board.bind(shown=self._keyboard_shown, height=self._keyboard_shown)
+        if board.parent is not None:
+            board.parent.remove_widget(board)
+        Window.add_widget(board)                         # over the drawer, which lies over the screen
+        panel = self._sim_panel
+        if panel is not None and not getattr(panel, "_keyboard_bound", False):
+            panel.bind(shown=self._panel_shown)          # the drawer closed: its keyboard goes with it
+            panel._keyboard_bound = True
+        board.dock_for(field)
+        self._keyboard_shown()
+
+    def _panel_shown(self, _panel, shown) -> None:
+        if not shown and self._keyboard is not None:
+            self._keyboard.done()
+
+    def _keyboard_shown(self, *_args) -> None:
+        board = self._keyboard
+        if board is None or board.parent is None:
+            return
+        if not board.shown:
+            board.parent.remove_widget(board)
+            return
+        field = board.target
+        low = field is not None and field.to_window(field.x, field.y)[1] < Window.height / 2
+        board.width = Window.width
+        board.pos = (0, Window.height - board.height) if low else (0, 0)
 
     def cancel_sim(self) -> None:
         self.sim_card = None
