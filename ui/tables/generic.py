@@ -158,6 +158,7 @@ class TableScreen(Screen):
             self._keyboard.done()
         self._shown_actions = None
         self.view = {}
+        self._said_turn = None
         self.forget_game()
         forget_measures()
         self.session = None
@@ -684,6 +685,17 @@ class TableScreen(Screen):
             self.say(said, [z for ev in public for z in self.event_zones(ev)])
         if any(ev.get("type") in RESULT_EVENTS for ev in public):
             self.show_result(public)
+        self.speak(public)
+
+    def speak(self, public_events: list[dict]) -> None:
+        """Results and whose turn aloud, when Settings turned it on: from the shared view and the
+        events redacted for the table only (companion.speech), on the speaker's own thread."""
+        from ui.speech import SPEAKER
+        if not SPEAKER.enabled:
+            return
+        from companion.speech import sentences
+        said, self._said_turn = sentences(public_events, self.view, getattr(self, "_said_turn", None))
+        SPEAKER.tell(said)
 
     def show_banner(self, text: str) -> None:
         """Why a card did not count: on the table, and on the result view when it covers the table
