@@ -148,6 +148,7 @@ class TableScreen(Screen):
             counter.value, counter.title, counter.owner = 0, "", ""
         self.ids.feed.hide()
         self.ids.feed.lines = []
+        self.feed_place = "middle centre"
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
         self.cancel_sim()
