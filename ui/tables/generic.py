@@ -520,12 +520,12 @@ class TableScreen(Screen):
             feed.hide()
 
     @staticmethod
-    def feed_bottom(board, height: float, place: str) -> float:
-        return feed_y(place, board.y, board.height, height)
+    def feed_bottom(board_y: float, board_height: float, height: float, place: str) -> float:
+        return feed_y(place, board_y, board_height, height)
 
     @staticmethod
-    def feed_left(board, width: float, drawer: float, place: str) -> float:
-        return feed_x(place, board.x, board.width - drawer, width)
+    def feed_left(board_x: float, board_width: float, width: float, place: str) -> float:
+        return feed_x(place, board_x, board_width, width)
 
     def _place_feed(self, lines: list[str], zones: list[str]) -> bool:
         """Of nine places over the board (middle, top or bottom; centre, left or right) the first
