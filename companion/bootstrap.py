@@ -75,7 +75,9 @@ def ensure_micropython() -> None:
 # systemd-analyze checks and scores the kiosk unit (`verify`, `security --offline`).
 TEST_TOOL_PACKAGES = {"shellcheck": "shellcheck", "dash": "dash", "systemd": "systemd-analyze",
                       # The club's tests run a real broker.
-                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub"}
+                      "mosquitto": "/usr/sbin/mosquitto", "mosquitto-clients": "mosquitto_pub",
+                      # Spoken results (issue 25) are tested by speaking into a WAV file.
+                      "espeak-ng": "espeak-ng"}
 # The club's and the event's pages are checked in a real headless Chromium; the event's PDFs are read
 # back with poppler.
 WEB_TEST_PACKAGES = {"chromium": "chromium", "poppler-utils": "pdftotext"}

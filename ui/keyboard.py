@@ -1,4 +1,6 @@
-"""A keyboard docked at the bottom of the screen, for players' names on a touchscreen.
+"""A keyboard docked at the bottom of the screen, for players' names and the card search on a
+touchscreen (the table screen docks one with digits over the window for the card drawer's
+search: :meth:`ui.tables.generic.TableScreen.search_keyboard`).
 
 The Pi's touchscreen has no keys, and Kivy's own VKeyboard floats over the
 form and loads a dozen layouts; names need letters, a space, a hyphen and
@@ -9,7 +11,7 @@ A physical keyboard keeps working as well.
 """
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
@@ -17,6 +19,8 @@ from ui.kv import load_kv
 from ui.widgets import BigButton
 
 ROWS = ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")
+#: the simulated table's card search: values as well as names ("10h", "7 of hearts")
+SEARCH_ROWS = ("1234567890",) + ROWS
 
 
 class DockedKeyboard(BoxLayout):
@@ -25,18 +29,23 @@ class DockedKeyboard(BoxLayout):
     target = ObjectProperty(None, allownone=True)
     shown = BooleanProperty(False)
     shift = BooleanProperty(True)
+    #: names: each word begins with a capital (a search does not)
+    capitals = BooleanProperty(True)
+    #: rows of keys, the space bar's included
+    rows = NumericProperty(4)
 
-    def __init__(self, **kwargs):
+    def __init__(self, rows: tuple[str, ...] = ROWS, **kwargs):
         super().__init__(**kwargs)
+        self.rows = len(rows) + 1
         self._letters: list[BigButton] = []
-        for row in ROWS:
+        for row in rows:
             line = BoxLayout(spacing=self.spacing)
             for ch in row:
                 key = BigButton(text=ch)
                 key.bind(on_release=lambda b: self.type(b.text))
                 self._letters.append(key)
                 line.add_widget(key)
-            if row == ROWS[-1]:
+            if row == rows[-1]:
                 back = BigButton(text="⌫", size_hint_x=2)
                 back.bind(on_release=lambda _b: self.backspace())
                 line.add_widget(back)
@@ -59,9 +68,13 @@ class DockedKeyboard(BoxLayout):
 
     def _focused(self, text_input, focus) -> None:
         if focus:
-            self.target = text_input
-            self.shown = True
-            self.shift = not text_input.text or text_input.text.endswith((" ", "-"))
+            self.dock_for(text_input)
+
+    def dock_for(self, text_input) -> None:
+        """Dock in now, typing into ``text_input`` (a field that already has the focus)."""
+        self.target = text_input
+        self.shown = True
+        self.shift = self.capitals and (not text_input.text or text_input.text.endswith((" ", "-")))
 
     def type(self, text: str) -> None:
         if self.target is None:
@@ -70,12 +83,12 @@ class DockedKeyboard(BoxLayout):
             self.target.insert_text(" ")
         else:
             self.target.insert_text(text.upper() if self.shift else text)
-        self.shift = text in (" ", "-")
+        self.shift = self.capitals and text in (" ", "-")
 
     def backspace(self) -> None:
         if self.target is not None:
             self.target.do_backspace()
-            self.shift = not self.target.text
+            self.shift = self.capitals and not self.target.text
 
     def toggle_shift(self) -> None:
         self.shift = not self.shift

@@ -485,9 +485,8 @@ class SimPanel(BoxLayout):
     # ---- players' touches ---------------------------------------------------------------
     def keyboard(self, focused: bool) -> None:
         """The on-screen keyboard comes with the search field (a touchscreen has no other)."""
-        board = getattr(self.screen.ids, "keyboard", None)
-        if board is not None and focused:
-            board.watch(self.ids.query)
+        if focused:
+            self.screen.search_keyboard(self.ids.query)
 
     def search(self, text: str) -> None:
         self.query = text

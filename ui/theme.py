@@ -89,6 +89,12 @@ def seat_colour(seat) -> tuple:
     return SEAT_COLOURS[seat] if seat in (0, 1) else NEUTRAL
 
 
+def won_colour(seat) -> tuple:
+    """A won lane's, land's or position's frame: the winner's own colour, on the winner's own side
+    (South's winning lane is never framed in North's blue); sky blue only for a zone of no seat."""
+    return SEAT_COLOURS[seat] if seat in (0, 1) else HIGHLIGHT
+
+
 def seat_text(seat) -> tuple:
     return SEAT_TEXT[seat] if seat in (0, 1) else TEXT
 

@@ -346,7 +346,7 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     ``counters`` (a BoxLayout, ``ids.counters``) holds counters that belong to the zone (a
     region's HP, a domain's points).  ``note`` lays what just happened here over the zone for
     a few seconds (a hit, a reveal, a claim); ``outcome`` marks a decided battle: "won"
-    (thick sky-blue frame), "lost" or "tie", with its reason in ``reason``.
+    (a thick frame in the winner's own colour), "lost" or "tie", with its reason in ``reason``.
     """
 
     zone_id = StringProperty("")

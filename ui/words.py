@@ -1,8 +1,8 @@
-"""Words for players: a number with its noun in agreement ("1 action", "2 actions")."""
+"""Words for players: a number with its noun in agreement ("1 action", "2 actions").
+
+The one definition is :func:`companion.words.counted` (a game's view uses it too)."""
 from __future__ import annotations
 
+from companion.words import counted
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and ``noun`` in agreement: ``counted(1, "action")`` → "1 action"; ``counted(3, "action")`` →
-    "3 actions" (``plural`` where adding an s is wrong)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+__all__ = ["counted"]

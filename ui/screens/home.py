@@ -14,7 +14,7 @@ from companion.session import unfinished_games
 from ui import theme
 from ui.confirm import ConfirmButton  # noqa: F401  (used by home.kv)
 from ui.kv import load_kv
-from ui.widgets import BigButton
+from ui.widgets import BigButton, Modal
 from ui.words import counted
 
 
@@ -27,6 +27,19 @@ class HomeScreen(Screen):
 
     def on_pre_enter(self, *args):
         self.refresh()
+        app = App.get_running_app()
+        left = self.game_in_progress()
+        if left is not None and getattr(app, "came_from", None) == "table":
+            # Menu during a game: the game is kept, and Home says so and how to go on or set it aside
+            self.ids.banner.show(f"{left.rules.title} is not finished: it is kept. “Back to "
+                                 f"{left.rules.title}” goes on with it; Abandon sets it aside",
+                                 tone=theme.NEUTRAL, seconds=8)
+
+    @staticmethod
+    def game_in_progress():
+        """The open game when it is not over (Menu leaves it open; Home's first row goes back)."""
+        session = App.get_running_app().controller.session
+        return session if session is not None and not session.rules.is_over(session.state) else None
 
     def refresh(self) -> None:
         controller = App.get_running_app().controller
@@ -73,12 +86,18 @@ class HomeScreen(Screen):
                                       font_size=theme.FONT_BODY * App.get_running_app().fscale))
 
     def open_game(self, name: str) -> None:
-        """The game's Setup; an engine that does not load is one sentence here, not a traceback."""
+        """The game's Setup; an engine that does not load is one sentence here, not a traceback.
+        With a game in progress, first the question: keep it for later or abandon it (never left
+        behind without a word)."""
         try:
             games.get(name)
         except Exception as exc:
             self.refresh()
             self.ids.banner.show(f"{games.KNOWN_GAMES.get(name, name)} cannot start: {exc}")
+            return
+        left = self.game_in_progress()
+        if left is not None:
+            LeaveGame(home=self, game=name, session=left).open()
             return
         App.get_running_app().go("setup", game=name)
 
@@ -115,6 +134,34 @@ class HomeScreen(Screen):
 
     def open_settings(self) -> None:
         App.get_running_app().go("settings")
+
+
+class LeaveGame(Modal):
+    """Another game chosen while one is in progress: keep it (Home offers it again) or abandon it
+    (two taps; Restore brings it back), or go back to it."""
+
+    question = StringProperty("")
+    title = StringProperty("")
+
+    def __init__(self, home: HomeScreen, game: str, session, **kwargs):
+        self.home, self.game, self.session_id = home, game, session.id
+        super().__init__(**kwargs)
+        self.title = games.KNOWN_GAMES.get(game, game)
+        self.question = (f"{session.rules.title} (game #{session.id}, {counted(len(session.actions), 'action')}) "
+                         f"is not finished. Keep it for later, or abandon it?")
+
+    def keep(self) -> None:
+        self.dismiss()
+        App.get_running_app().go("setup", game=self.game)
+
+    def abandon(self) -> None:
+        self.dismiss()
+        App.get_running_app().controller.abandon(self.session_id)
+        App.get_running_app().go("setup", game=self.game)
+
+    def back(self) -> None:
+        self.dismiss()
+        App.get_running_app().root.current = "table"
 
 
 def describe_table(controller) -> str:

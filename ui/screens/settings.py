@@ -71,6 +71,8 @@ def apply_saved_settings(app) -> None:
         theme.set_text_scale(scale)
     if "sound" in saved and hasattr(app.controller.outputs, "sound"):
         app.controller.outputs.sound = bool(saved["sound"])
+    from ui.speech import SPEAKER
+    SPEAKER.enabled = saved.get("speech") is True          # off unless the players turned it on
 
 
 class SettingsScreen(Screen):
@@ -78,6 +80,8 @@ class SettingsScreen(Screen):
     has_backlight = BooleanProperty(False)
     brightness = NumericProperty(100)
     sound = BooleanProperty(True)
+    #: battle and round results and whose turn, said aloud by espeak-ng (ui.speech); off by default
+    speech = BooleanProperty(False)
     lights_text = StringProperty("")
     readers_text = StringProperty("")
     info = StringProperty("")
@@ -99,6 +103,8 @@ class SettingsScreen(Screen):
         else:
             self.brightness_text = "This display has no brightness control (nothing in /sys/class/backlight)"
         self.sound = bool(getattr(controller.outputs, "sound", True))
+        from ui.speech import SPEAKER
+        self.speech = SPEAKER.enabled
         self.lights_text = ""
         self._sightings = 0
         self.readers_text = self._reader_lines() + "\nPut a card on any pad to test its reader."
@@ -156,6 +162,11 @@ class SettingsScreen(Screen):
         if hasattr(outputs, "sound"):
             outputs.sound = self.sound
         self._save(sound=self.sound)
+
+    def toggle_speech(self) -> None:
+        from ui.speech import SPEAKER
+        self.speech = SPEAKER.enabled = not self.speech
+        self._save(speech=self.speech)
 
     def test(self, what: str) -> None:
         outputs = App.get_running_app().controller.outputs

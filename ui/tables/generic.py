@@ -32,12 +32,13 @@ from companion.engine import Zone
 from ui import theme
 from ui.confirm import forget, second_tap
 from ui.kv import load_kv
-from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures
+from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures, measure
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
-#: actions that end a game for good: their buttons act on a second tap (ui.confirm)
-CONFIRM_ACTIONS = frozenset({"forfeit"})
+#: actions that lose something for good (the game; a hand thrown away, whose cards players then
+#: shuffle back): their buttons act on a second tap (ui.confirm)
+CONFIRM_ACTIONS = frozenset({"forfeit", "redraw"})
 #: events that a zone flashes (everything with a zone does; these are the ones without a text worth a note)
 QUIET_EVENTS = ("turn", "phase", "undone")
 #: events shown in the banner (a card that did not count, and why), not as a play
@@ -75,6 +76,8 @@ class TableScreen(Screen):
     sim_zones = DictProperty()
     #: what the simulated table waits for, over the status line ("" : nothing)
     sim_hint = StringProperty("")
+    #: where the feed lies over the board: "middle", "top" or "bottom", away from the zones it tells of
+    feed_place = StringProperty("middle centre")
 
     #: action types that are the same whoever presses them (one button, no name on it)
     SHARED_ACTIONS: frozenset = frozenset()
@@ -86,6 +89,8 @@ class TableScreen(Screen):
     session = None
     #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
     _sim_panel = None
+    #: the on-screen keyboard for the panel's search (:meth:`search_keyboard`), made when first needed
+    _keyboard = None
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -153,14 +158,18 @@ class TableScreen(Screen):
             counter.value, counter.title, counter.owner = 0, "", ""
         self.ids.feed.hide()
         self.ids.feed.lines = []
+        self.feed_place = "middle centre"
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
         self.cancel_sim()
         panel, self._sim_panel = self._sim_panel, None  # made for this game's seats, decks and hands
         if panel is not None:
             panel.dismiss()
+        if self._keyboard is not None:
+            self._keyboard.done()
         self._shown_actions = None
         self.view = {}
+        self._said_turn = None
         self.forget_game()
         forget_measures()
         self.session = None
@@ -492,10 +501,70 @@ class TableScreen(Screen):
             box.clear_note()
             box.outcome, box.reason = "", []
         self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
-        self.ids.feed.add([text])
         lines = public_history(self.session) if self.session is not None else []
+        # the feed tells what the log tells now: what was undone is gone from it too
+        self.say([line for _action, line in lines[-self.ids.feed.MAX_LINES:]], zones=[], fresh=True)
         self.set_status(lines[-1][1] if lines else "")
         self.refresh()
+
+    def say(self, texts: list[str], zones: list[str], fresh: bool = False) -> None:
+        """Add ``texts`` to the feed, each as its own bulleted entry: the longest beginning of the
+        sentence that fits one line, else the whole sentence (wrapped under its bullet, so that no
+        wrapped tail reads as a line of its own, "21. South counters now"), over the part of the
+        board away from ``zones``, the zones they tell of."""
+        feed = self.ids.feed
+        room = feed.width - 16 * self.fs()
+        fitted = [next((c for c in shorter(t) if t.startswith(c) and measure("• " + c, feed.font_size, feed.bold,
+                                                                              None)[0] <= room), t)
+                  for t in texts if t]
+        if fresh:
+            feed.lines = []
+        shown = (list(feed.lines) + fitted)[-feed.MAX_LINES:]
+        if fitted and not self._place_feed(shown, zones):
+            # every place over the board covers a zone these lines tell of (a battle over the whole
+            # board): the zones' own notes and the status line tell it, the feed keeps the lines
+            feed.lines = shown
+            feed.hide()
+        elif fitted:
+            feed.add(fitted)
+        elif fresh:
+            feed.hide()
+
+    @staticmethod
+    def feed_bottom(board_y: float, board_height: float, height: float, place: str) -> float:
+        return feed_y(place, board_y, board_height, height)
+
+    @staticmethod
+    def feed_left(board_x: float, board_width: float, width: float, place: str) -> float:
+        return feed_x(place, board_x, board_width, width)
+
+    def _place_feed(self, lines: list[str], zones: list[str]) -> bool:
+        """Of nine places over the board (middle, top or bottom; centre, left or right) the first
+        that covers none of ``zones``; False when every one does."""
+        feed, board = self.ids.feed, self.ids.board
+        text = "\n".join("• " + line for line in lines)
+        height = measure(text, feed.font_size, feed.bold, feed.width - 16 * self.fs())[1] + 12 * self.fs() \
+            if lines else 0
+        boxes = [self.zone_boxes[z] for z in zones if z in self.zone_boxes]
+        board_x, board_y = board.to_window(board.x, board.y)
+
+        def covered(place: str) -> float:
+            vertical, horizontal = place.split()
+            x0 = feed_x(horizontal, board_x, board.width - self.drawer_width, feed.width)
+            y0 = feed_y(vertical, board_y + self.tray_height, board.height - self.tray_height, height)
+            area = 0.0
+            for box in boxes:
+                bx, by = box.to_window(box.x, box.y)
+                dx = min(x0 + feed.width, bx + box.width) - max(x0, bx)
+                dy = min(y0 + height, by + box.height) - max(y0, by)
+                area += max(dx, 0) * max(dy, 0)
+            return area
+
+        places = [f"{v} {h}" for v in ("middle", "top", "bottom") for h in ("centre", "left", "right")]
+        free = next((place for place in places if not covered(place)), None)
+        if free is not None:
+            self.feed_place = free
+        return free is not None
 
     def what_now(self) -> list[str]:
         """What may be done now and where, from the engine: its phase in words, the zones a card
@@ -582,6 +651,41 @@ class TableScreen(Screen):
         from ui.simtable import open_panel
         open_panel(self)
 
+    def search_keyboard(self, field) -> None:
+        """The on-screen keyboard for the card drawer's search ``field`` (a touchscreen has no other):
+        over the window's bottom, or its top when the drawer's search lies in the lower half; its
+        Done docks it away.  Made the first time it is needed."""
+        from ui.keyboard import SEARCH_ROWS, DockedKeyboard
+        board = self._keyboard
+        if board is None:
+            board = self._keyboard = DockedKeyboard(rows=SEARCH_ROWS, capitals=False, size_hint=(None, None))
+            board.bind(shown=self._keyboard_shown, height=self._keyboard_shown)
+        if board.parent is not None:
+            board.parent.remove_widget(board)
+        Window.add_widget(board)                         # over the drawer, which lies over the screen
+        panel = self._sim_panel
+        if panel is not None and not getattr(panel, "_keyboard_bound", False):
+            panel.bind(shown=self._panel_shown)          # the drawer closed: its keyboard goes with it
+            panel._keyboard_bound = True
+        board.dock_for(field)
+        self._keyboard_shown()
+
+    def _panel_shown(self, _panel, shown) -> None:
+        if not shown and self._keyboard is not None:
+            self._keyboard.done()
+
+    def _keyboard_shown(self, *_args) -> None:
+        board = self._keyboard
+        if board is None or board.parent is None:
+            return
+        if not board.shown:
+            board.parent.remove_widget(board)
+            return
+        field = board.target
+        low = field is not None and field.to_window(field.x, field.y)[1] < Window.height / 2
+        board.width = Window.width
+        board.pos = (0, Window.height - board.height) if low else (0, 0)
+
     def cancel_sim(self) -> None:
         self.sim_card = None
         self.sim_lifting = False
@@ -607,7 +711,7 @@ class TableScreen(Screen):
         for ev in public:
             kind = ev.get("type")
             if kind in BANNER_EVENTS:
-                self.ids.banner.show(ev.get("text", ""))
+                self.show_banner(ev.get("text", ""))
                 continue
             text = ev.get("text")
             if not text or kind == "undone":
@@ -622,9 +726,28 @@ class TableScreen(Screen):
                         box.flash(self.note_choices(ev))
         if said:
             self.set_status(said[-1])
-            self.ids.feed.add(said)
+            self.say(said, [z for ev in public for z in self.event_zones(ev)])
         if any(ev.get("type") in RESULT_EVENTS for ev in public):
             self.show_result(public)
+        self.speak(public)
+
+    def speak(self, public_events: list[dict]) -> None:
+        """Results and whose turn aloud, when Settings turned it on: from the shared view and the
+        events redacted for the table only (companion.speech), on the speaker's own thread."""
+        from ui.speech import SPEAKER
+        if not SPEAKER.enabled:
+            return
+        from companion.speech import sentences
+        said, self._said_turn = sentences(public_events, self.view, getattr(self, "_said_turn", None))
+        SPEAKER.tell(said)
+
+    def show_banner(self, text: str) -> None:
+        """Why a card did not count: on the table, and on the result view when it covers the table
+        (a card put down during Lifeforce's call or check while the battle's result is read)."""
+        self.ids.banner.show(text)
+        view = self.result_view
+        if view is not None and view.parent is not None:
+            view.ids.banner.show(text)
 
     def event_zones(self, ev: dict) -> list[str]:
         """The zones an event happened on; a game's screen adds what its events name otherwise
@@ -683,6 +806,26 @@ class TableScreen(Screen):
             return
         self.result_view.screen = self                   # a read summary lets go of its table
         self.result_view.show(public_events)
+
+
+def feed_y(place: str, board_y: float, board_height: float, height: float) -> float:
+    """The bottom of a feed ``height`` high at ``place`` ("top …", "bottom …", "middle …") over a board."""
+    vertical = place.split()[0]
+    if vertical == "top":
+        return board_y + board_height - height - 4
+    if vertical == "bottom":
+        return board_y + 4
+    return board_y + board_height / 2 - height / 2
+
+
+def feed_x(place: str, board_x: float, board_width: float, width: float) -> float:
+    """The left of a feed ``width`` wide at ``place`` ("… left", "… right", "… centre") over a board."""
+    horizontal = place.split()[-1]
+    if horizontal == "left":
+        return board_x + 4
+    if horizontal == "right":
+        return board_x + board_width - width - 4
+    return board_x + board_width / 2 - width / 2
 
 
 def _seat_of(zone_id: str):

@@ -37,6 +37,7 @@ class SamsTable(TableScreen):
                         self.counter(f"vp.{seat}", seat=seat),
                         self.counter(f"hand.{seat}", seat=seat),
                         self.counter(shared, ("Pile",) if shared == "pile" else ()),
+                        *([self.counter("set_aside", ("Separate", "Aside"))] if shared == "discard" else []),
                         size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
 
     def show_view(self, view: dict) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ui import theme
 from ui.tables.generic import TableScreen, shorter
 from ui.widgets import CounterBox, FitButton, Modal, ZoneBox
+from ui.words import counted
 
 LANDS = 5
 
@@ -67,8 +68,14 @@ class TerritoryTable(TableScreen):
                 self._mark_land(n, land.get("winner"), self._reason(land))
         for seat in (0, 1):
             ready = self.zone_boxes[f"{seat}.ready"]
-            count = len(zones[f"{seat}.ready"]["cards"])
-            ready.info = [f"Ready pile: {count} creature{'' if count == 1 else 's'}", f"Ready: {count}", f"{count} ready"]
+            if view.get("phase") == "register":
+                # the creatures added so far make the deck, which becomes the ready pile when both
+                # decks are registered: the feed's "adds Pike to their deck" is counted here
+                count = (detail.get("decks") or [{}, {}])[seat].get("count", 0)
+                ready.info = [f"Deck: {counted(count, 'creature')} registered", f"Deck: {count}", f"{count} in deck"]
+            else:
+                count = len(zones[f"{seat}.ready"]["cards"])
+                ready.info = [f"Ready pile: {counted(count, 'creature')}", f"Ready: {count}", f"{count} ready"]
             ready.highlight = seat == self.active_seat
             piles = detail.get("resting", [[], []])[seat]
             names = [f"{c['name']} {p['rest']}" for p in piles for c in p["creatures"]]

@@ -17,7 +17,7 @@ POSITIONS = 4
 class VitaLunaTable(TableScreen):
     def build_board(self, board) -> None:
         side = 118 * self.bs()
-        self.side_notes = [self.counter(f"held.{seat}", ("Held",), seat=seat, size_hint_x=None, width=side)
+        self.side_notes = [self.counter(f"hand.{seat}", ("Hand",), seat=seat, size_hint_x=None, width=side)
                            for seat in (0, 1)]
         board.add_widget(self._row(0, "grey", self.seat_tag(0, size_hint_x=None, width=side)))
         board.add_widget(self._row(0, "white", self.side_notes[0], size_hint_y=1.25))

@@ -11,6 +11,7 @@ from companion.games.arcmage import cards as arc
 from companion.games.arcmage import skeleton as R
 from companion.games.arcmage.cards import DOMAIN_LABELS, DOMAINS
 from companion.games.arcmage.state import attack_of, defence_of, domain_points, gold_available
+from companion.words import counted
 
 HIDDEN = {"hidden": True}
 
@@ -104,10 +105,10 @@ def view(rules, state: dict, seat: int | None) -> dict:
             counter(f"{n}.gold", n, "Gold produced", p["gold"]),
         ]
         zones[f"{n}.front"] = {"cards": [c["card"] for c in p["front"]],
-                               "summary": f"{len(p['front'])} creature(s) in the Front"}
+                               "summary": f"{counted(len(p['front']), 'creature')} in the Front"}
         for d in DOMAINS:
             zones[f"{n}.{d}"] = {"cards": [c["card"] for c in p[d]],
-                                 "summary": f"{DOMAIN_LABELS[d]}: {len(p[d])} servant(s), "
+                                 "summary": f"{DOMAIN_LABELS[d]}: {counted(len(p[d]), 'servant')}, "
                                             f"{domain_points(p, d)} domain points"}
         if mine:
             chapter_cards = [r["card"] for r in p["chapter"]]
@@ -117,7 +118,7 @@ def view(rules, state: dict, seat: int | None) -> dict:
                                 "summary": (f"{arc.name(region['card'])}: {region['hp']} HP; " if region else "")
                                            + f"{len(p['chapter'])} region{'' if len(p['chapter']) == 1 else 's'} left"}
         zones[f"{n}.vault"] = {"cards": [r["card"] if mine else HIDDEN for r in p["vault"]],
-                               "summary": f"{len(p['vault'])} card(s) face down, "
+                               "summary": f"{counted(len(p['vault']), 'card')} face down, "
                                           f"{sum(1 for r in p['vault'] if not r['marked'])} unmarked"}
         pend = state["pending"]
         zones[f"{n}.handoff"] = {"cards": [pend["card"]] if pend and pend["seat"] == n else [],

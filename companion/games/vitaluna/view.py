@@ -117,7 +117,10 @@ class VitaLunaView:
             counters += [counter(f"heart.{s}", s, "Heart", state["heart"][s]) for s in (0, 1)]
         if phase == "bidding":
             counters += [counter(f"markers.{s}", s, "Markers", state["bidding"]["markers"][s]) for s in (0, 1)]
-        counters += [counter(f"held.{s}", s, "Cards held", sum(state["held"][s].values()), adjustable=False)
+        # In hand: the cards a player holds (dealt, won, exchanged: ``held``) less those on their
+        # positions and those out of this battle (the dead go back to the hand when it ends)
+        counters += [counter(f"hand.{s}", s, "In hand", sum(state["held"][s].values())
+                             - sum(1 for c in state["board"][s] if c) - len(state["dead"][s]), adjustable=False)
                      for s in (0, 1)]
         awaiting = None
         if phase in ("start", "bidding"):

@@ -22,7 +22,7 @@ def test_faith_example_domain_points_are_3_plus_2_plus_5_equals_10():
     s, _ = put(s, NORTH, "faith", "knight-of-the-crown")    # cost 5
     s, _ = to_phase(s, "tactical")
     assert RULES.view(s, None)["detail"]["tactical"]["points"]["faith"] == [10, 0]
-    assert RULES.view(s, None)["zones"]["0.faith"]["summary"] == "Faith: 3 servant(s), 10 domain points"
+    assert RULES.view(s, None)["zones"]["0.faith"]["summary"] == "Faith: 3 servants, 10 domain points"   # counted words (issue 25), was "3 servant(s)"
 
 
 def test_domain_points_count_only_unmarked_creatures():

@@ -44,7 +44,8 @@ def test_rule_a_player_fields_only_the_colours_and_counts_dealt():
     assert illegal(state, type="place", seat=0, zone="0.grey3", card="vitaluna.elephant") == (
         "North holds 0 red cards: Elephant is not one of them")
     held = {c["id"]: c["value"] for c in RULES.view(state, None)["counters"]}
-    assert held["held.0"] == 6 and state["held"][0] == {"black": 4, "blue": 2, "red": 0}
+    # all six on the board: none in hand (issue 25: was "Cards held 6", read as a hand of 6)
+    assert held["hand.0"] == 0 and state["held"][0] == {"black": 4, "blue": 2, "red": 0}
     placeable = {a["card"] for a in RULES.legal_actions(state) if a["type"] == "place"}
     assert placeable == set()                      # all six are on the board; nothing else is North's
 
