@@ -125,10 +125,17 @@ def _fingerprint() -> str:
 
 def ensure_venv() -> Path:
     python = VENV / "bin" / "python"
+    installed = STAMP.exists() and STAMP.read_text() == _fingerprint()
+    if not installed and python.exists() and subprocess.run([str(python), "-m", "pip", "--version"],
+                                                            capture_output=True).returncode != 0:
+        # a first run stopped while the venv was being made (Ctrl-C, a power cut): make it again
+        _say(f"{VENV} was left half made: making it again")
+        shutil.rmtree(VENV)
+        STAMP.unlink(missing_ok=True)
     if not python.exists():
         _say(f"creating {VENV}")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    if not STAMP.exists() or STAMP.read_text() != _fingerprint():
+    if not installed:
         _say("installing the companion and its dependencies into .venv (first run takes a minute)")
         pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
         subprocess.run(pip + ["-e", f"{ROOT}[test]"], check=True)
