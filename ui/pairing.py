@@ -24,6 +24,9 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from ui import theme
+from ui.confirm import ConfirmButton
+
+DROP = "I drop from the event"
 
 
 def _fscale() -> float:
@@ -138,9 +141,10 @@ class PairingView(BoxLayout):
 
 
 class _AnswerHalf(_SeatHalf):
-    """One seat's answer to the result: *Agree* (the seat's button) or *Dispute*."""
+    """One seat's answer to the result: *Agree* (the seat's button) or *Dispute*; and *I drop from
+    the event*, which asks twice ("Drop Ana from Friday Club Night? Tap again to drop")."""
 
-    def __init__(self, seat: int, seat_name: str, answer, **kwargs):
+    def __init__(self, seat: int, seat_name: str, answer, drop, **kwargs):
         super().__init__(seat, seat_name, lambda s: answer(s, True), **kwargs)
         f = _fscale()
         self.dispute = Button(text="Dispute", font_size=theme.FONT_BODY * f, size_hint_y=None,
@@ -148,6 +152,11 @@ class _AnswerHalf(_SeatHalf):
                               color=theme.TEXT)
         self.dispute.bind(on_release=lambda *_: answer(seat, False))
         self.add_widget(self.dispute)
+        self.drop = ConfirmButton(text=DROP, font_size=theme.FONT_BODY * f, size_hint_y=None, height=theme.TOUCH * f,
+                                  halign="center", valign="middle")
+        self.drop.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
+        self.drop.bind(on_confirm=lambda *_: drop(seat))
+        self.add_widget(self.drop)
 
     def answered(self, name: str, agreed: bool | None) -> None:
         self.name.text = name
@@ -175,7 +184,7 @@ class AnswerView(BoxLayout):
                               size_hint_y=None, height=theme.TOUCH * f * 1.2, halign="center", valign="middle")
         self.headline.bind(size=lambda w, s: setattr(w, "text_size", s))
         seats = BoxLayout(orientation="horizontal", spacing=12)
-        self.halves = [_AnswerHalf(s, seat_names[s], self.answer) for s in (0, 1)]
+        self.halves = [_AnswerHalf(s, seat_names[s], self.answer, self.drop) for s in (0, 1)]
         for half in self.halves:
             seats.add_widget(half)
         self.add_widget(self.headline)
@@ -186,6 +195,15 @@ class AnswerView(BoxLayout):
         names = self.session.options.get("players") or ["North", "South"]
         for seat, half in enumerate(self.halves):
             half.answered(names[seat], self.event_table.answered.get((self.session.id, seat)))
+            half.drop.confirm_text = self.event_table.drop_question(self.session, seat)
+            if self.event_table.has_dropped(self.session, seat):
+                half.drop.disarm()
+                half.drop.text, half.drop.disabled = f"{names[seat]} has dropped: the organiser can undo it", True
+
+    def drop(self, seat: int) -> None:
+        """A seat's *I drop from the event*, tapped twice: that player is not paired again."""
+        self.event_table.drop(self.session, seat)
+        self.refresh()
 
     def answer(self, seat: int, agree: bool) -> None:
         """A seat's answer (its button: agree; or the Dispute button)."""

@@ -72,6 +72,8 @@ class EventTable:
         self._seats: dict[int, tuple] = {}                     # game id → (match key, player ids by seat)
         self.answered: dict[tuple[int, int], bool] = {}     # (game id, seat) → agreed
         self.matches: dict[tuple, dict[int, str | None]] = {}  # (event, round, table) → game id → winner's id
+        self.event_names: dict[int, str] = {}               # game id → its event's name (for "I drop")
+        self.dropped: set[tuple[int, str]] = set()          # (event, player id): their own drop is sent
         self.ask = publisher.ask if publisher is not None else (lambda leaf, body: False)
         self.deck_check: DeckCheck | None = None
         if publisher is not None:
@@ -142,6 +144,7 @@ class EventTable:
         with self._lock:
             self.matches.setdefault(self._key(p), {})[session.id] = None
             self._seats[session.id] = (self._key(p), seats)
+            self.event_names[session.id] = event_name(p)
             self.pressed = set()               # the next game of a best of three: both press again
         return session
 
@@ -175,6 +178,37 @@ class EventTable:
                 self.matches[match][session.id] = seats[winner] if winner in (0, 1) else "draw"
         self.outbox.answer(self.store, session, seat, agree, reason)
         return True
+
+    def drop_question(self, session, seat: int) -> str:
+        """What the armed *I drop* button asks: "Drop Ana from Friday Club Night? Tap again to drop"."""
+        names = session.options.get("players") or ["North", "South"]
+        return f"Drop {names[seat]} from {self.event_names.get(session.id, 'the event')}? Tap again to drop"
+
+    def has_dropped(self, session, seat: int) -> bool:
+        if session.id not in self._seats:
+            return False
+        (event, _, _), seats = self._seats[session.id]
+        return (event, seats[seat]) in self.dropped
+
+    def drop(self, session, seat: int) -> bool:
+        """The player at ``seat`` drops from the event (their own "I drop", after the event's game):
+        sent to the hub like the answers, which logs it as the player's own drop — they are not
+        paired again; the organiser's Undo takes it back.  False if not an event's game, or sent."""
+        if seat not in (0, 1) or session.id not in self._seats or self.outbox is None:
+            return False
+        (event, _, _), seats = self._seats[session.id]
+        with self._lock:
+            if (event, seats[seat]) in self.dropped:
+                return False
+            self.dropped.add((event, seats[seat]))
+        self.outbox.drop(self.store, session, seat)
+        return True
+
+
+def event_name(pairing: dict) -> str:
+    """The event's name as the pairing gives it; an odd one (not short text): "the event"."""
+    name = pairing.get("event_name")
+    return name.strip() if isinstance(name, str) and 0 < len(name.strip()) <= MAX_NAME else "the event"
 
 
 class DeckCheck:
@@ -283,4 +317,4 @@ class DeckCheck:
         return self.answer is not None
 
 
-__all__ = ["DeckCheck", "EventTable", "parse_pairing", "pairing_line"]
+__all__ = ["DeckCheck", "EventTable", "event_name", "parse_pairing", "pairing_line"]

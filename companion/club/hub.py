@@ -200,7 +200,8 @@ class HubStore:
         return acked, gap
 
 
-LOG_KINDS = ("act", "undo", "redo", "confirm", "dispute")   # the last two: a player's answer to the result
+LOG_KINDS = ("act", "undo", "redo", "confirm", "dispute", "drop")   # confirm, dispute: a player's answer
+# to the result; drop: a player's own "I drop from the event" (companion.event.hub)
 
 
 def _event_ref_ok(ref) -> bool:

@@ -114,6 +114,12 @@ class Outbox:
             self._row(db, session, "confirm" if agree else "dispute", session.state, [],
                       {"seat": seat, **({"reason": reason[:200]} if reason and not agree else {})})
 
+    def drop(self, store: Store, session, seat: int) -> None:
+        """The player at ``seat`` drops from the event (their own "I drop", on the answer view):
+        a row of the game's sequence like the answers, so the hub logs it after the result."""
+        with store.tx() as db:
+            self._row(db, session, "drop", session.state, [], {"seat": seat})
+
     def __call__(self, db, session, kind: str, state, events: list) -> None:
         self._row(db, session, kind, state, events)
 
@@ -129,7 +135,7 @@ class Outbox:
         ref = db.execute("SELECT ref FROM club_game_event WHERE game_id = ?", (session.id,)).fetchone()
         if ref:
             body["event_ref"] = json.loads(ref[0])
-        if kind in ("confirm", "dispute"):
+        if kind in ("confirm", "dispute", "drop"):
             body["result"] = session.rules.result(state) if over else None
         elif over:      # the game is over: its record (every card, as `companion export` writes it) may go
             body["result"] = session.rules.result(state)

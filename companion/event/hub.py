@@ -56,6 +56,12 @@ CREATE TABLE IF NOT EXISTS club_event_table_games (
     score      REAL NOT NULL,                    -- player a's: 1 won, 0 lost, 0.5 drawn
     PRIMARY KEY (table_name, game_id)
 );
+CREATE TABLE IF NOT EXISTS club_event_table_drops (   -- a table's "I drop" message, acted on once
+    table_name TEXT NOT NULL,                 -- (an organiser's Undo of it is not done again by a restart)
+    game_id    INTEGER NOT NULL,
+    n          INTEGER NOT NULL,
+    PRIMARY KEY (table_name, game_id, n)
+);
 CREATE TABLE IF NOT EXISTS club_event_pairing_sent (   -- what each table's retained pairing now says
     table_name TEXT PRIMARY KEY,
     event_id   INTEGER NOT NULL,
@@ -383,6 +389,8 @@ class EventHub:
         where = {"round": ref["round"], "table": ref["table"]}
         result = p.get("result")
         try:
+            if body["kind"] == "drop":
+                return self._player_drop(table, body, ref, state)
             if body["kind"] in ("confirm", "dispute"):
                 who = ref["seats"][body.get("seat")] if body.get("seat") in (0, 1) else None
                 if who is None or not result or result["status"] not in ("reported", "disputed"):
@@ -407,6 +415,22 @@ class EventHub:
         except moves.EventError as exc:
             log.warning("event %s: table %s's message refused: %s", ref["event"], table, exc)
             return None
+
+    def _player_drop(self, table: str, body: dict, ref: dict, state: dict) -> int | None:
+        """A player's own "I drop from the event", pressed at the table: logged as ``drop`` by the
+        player (the organiser's Undo takes it back).  Each message acts once: a restart's catch-up
+        does not drop again a player whose drop the organiser undid."""
+        who = ref["seats"][body.get("seat")] if body.get("seat") in (0, 1) else None
+        if who is None:
+            return None
+        with self.hub.store.tx() as db:
+            fresh = db.execute("INSERT OR IGNORE INTO club_event_table_drops VALUES (?, ?, ?)",
+                               (table, body["game"], body["n"])).rowcount
+        player = next(p for p in state["players"] if p["id"] == who)
+        if not fresh or player["dropped"] is not None:
+            return None
+        self.store.act(ref["event"], {"type": "drop", "player": who, "by": "player"})
+        return ref["event"]
 
     # ---- deck checks from the tables (the hub's writer thread) ---------------------------------------
     def deck_scan(self, table: str, leaf: str, body: dict) -> None:

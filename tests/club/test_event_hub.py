@@ -445,3 +445,49 @@ def test_a_restarted_hub_clears_the_retained_pairings_of_tables_not_in_the_round
     finally:
         for w in watchers.values():
             w.close()
+
+
+def test_a_player_drops_from_the_table_logged_as_their_own_and_is_not_paired_next_round(broker, event_hub, tmp_path):
+    """Issue 28: a player's own "I drop", pressed on the table's answer view, reaches the hub after the
+    answers (the game's outbox), is logged as ``drop`` by the player, and the next round does not pair
+    them; the organiser's Undo takes it back, and a restart's catch-up does not drop them again."""
+    ev = call(event_hub, "/organiser/event", {"name": "Drop night", "game": "sams", "format": "bo1",
+                                              "rounds": 2, "seed": 4, "tables": ["t7"]})[1]["event"]
+    for name in ("Pia", "Quin", "Rex"):
+        call(event_hub, f"/organiser/event/{ev}/register", {"name": name})
+    store = Store(tmp_path / "companion.sqlite3")
+    publisher = Publisher(store, broker.club("t7")).start()
+    table = EventTable(store, publisher)
+
+    def player(name_or_id):
+        return next(p for p in event_hub.store.state(ev)["players"] if name_or_id in (p["name"], p["id"]))
+    try:
+        call(event_hub, f"/organiser/event/{ev}/start_round", {})
+        wait_until(lambda: table.pairing is not None and table.pairing["event"] == ev)
+        table.press(0)
+        assert table.press(1)
+        session = table.start(Session.start, seed=21)
+        _play_to_the_end(session, 21)
+        leaver = session.options["players"][0]
+        assert table.drop_question(session, 0) == f"Drop {leaver} from Drop night? Tap again to drop"
+        assert table.answer(session, 0) and table.answer(session, 1)
+        assert table.drop(session, 0) and not table.drop(session, 0) and table.has_dropped(session, 0)
+        wait_until(lambda: player(leaver)["dropped"] is not None)
+        assert player(leaver)["dropped"] == {"after_round": 1, "by": "player"}
+        last = event_hub.store.log(ev)[-1]
+        assert (last["type"], last["by"], player(last["player"])["name"]) == ("drop", "player", leaver)
+        # The organiser's Undo takes it back; a restart's catch-up does not drop them again; Redo does.
+        call(event_hub, f"/organiser/event/{ev}/undo", {})
+        assert player(leaver)["dropped"] is None
+        event_hub.catch_up()
+        assert player(leaver)["dropped"] is None
+        call(event_hub, f"/organiser/event/{ev}/redo", {})
+        assert player(leaver)["dropped"] == {"after_round": 1, "by": "player"}
+        status, body, _ = call(event_hub, f"/organiser/event/{ev}/start_round", {})
+        assert status == 200 and body["view"]["round"] == 2
+        paired = {x for p in event_hub.store.state(ev)["rounds"][-1]["pairings"] for x in (p["a"], p["b"])}
+        assert player(leaver)["id"] not in paired
+        assert {player(n)["id"] for n in ("Pia", "Quin", "Rex") if n != leaver} <= paired
+    finally:
+        publisher.close()
+        store.close()

@@ -91,13 +91,21 @@ def test_over_the_app_the_pairing_starts_the_game_and_the_players_answer_its_res
         assert app.controller.road.confirm(0) == [{"type": "seat_pressed", "seat": 0}]    # North agrees
         harness.frames(2)
         assert [h.state.text for h in view.halves] == ["Agreed", "Is this the result?"]
+        # Issue 28: Ana drops from the event herself; the button asks twice.
+        drop = view.halves[0].drop
+        assert [h.drop.text for h in view.halves] == ["I drop from the event"] * 2
+        harness.tap(drop)
+        assert drop.text == "Drop Ana from Friday Club? Tap again to drop" and not table.has_dropped(session, 0)
+        harness.tap(drop)
+        assert (drop.text, drop.disabled) == ("Ana has dropped: the organiser can undo it", True)
+        assert view.halves[1].drop.text == "I drop from the event" and overlay.answer_modal is not None
         harness.tap(view.halves[1].dispute)
         assert overlay.answer_modal is None and not table.needs_game()
         assert app.controller.road._press_taker is None            # the buttons confirm in games again
         with store.read() as db:
             rows = [json.loads(b) for (b,) in db.execute("SELECT body FROM outbox WHERE game_id = ? ORDER BY n",
                                                          (session.id,))]
-        assert [(r["kind"], r.get("seat")) for r in rows[-2:]] == [("confirm", 0), ("dispute", 1)]
+        assert [(r["kind"], r.get("seat")) for r in rows[-3:]] == [("confirm", 0), ("drop", 0), ("dispute", 1)]
         assert all(r["event_ref"] == {"event": 1, "round": 2, "table": 5, "seats": ["p1", "p2"]} for r in rows)
     finally:
         from kivy.core.window import Window
