@@ -152,9 +152,7 @@ class _AnswerHalf(_SeatHalf):
                               color=theme.TEXT)
         self.dispute.bind(on_release=lambda *_: answer(seat, False))
         self.add_widget(self.dispute)
-        self.drop = ConfirmButton(text=DROP, font_size=theme.FONT_BODY * f, size_hint_y=None, height=theme.TOUCH * f,
-                                  halign="center", valign="middle")
-        self.drop.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
+        self.drop = ConfirmButton(text=DROP, font_size=theme.FONT_BODY * f, size_hint_y=None, height=theme.TOUCH * f)
         self.drop.bind(on_confirm=lambda *_: drop(seat))
         self.add_widget(self.drop)
 

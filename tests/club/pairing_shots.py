@@ -9,7 +9,9 @@ the pairing as sent, after South's player pressed, after *Swap seats*, and the
 names the game started with once both seats pressed (by touches on the
 on-screen seat buttons, as on the simulated table).  Then the game is played to
 its end and the answer view asks both players "do you agree?"; North's player
-agrees (a touch on their button): ``event-answer-WxH.png`` is that screen.
+agrees (a touch on their button): ``event-answer-WxH.png`` is that screen.  Then
+South's player taps *I drop from the event* once: ``event-answer-drop-WxH.png``
+is the button asking "Drop Ana from Friday Club? Tap again to drop".
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
 
     class Shots(App):
         fscale = min(width / 800, height / 480, 1)
+        bscale = 1.0                            # ui.widgets' BigButton (the answer view's "I drop") reads it
 
         def build(self):
             self.view = PairingView(table, lambda t: started.append(t.start(Session.start, seed=1)),
@@ -90,6 +93,10 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
                        "seats": [[h.where.text, h.name.text, h.state.text, h.button.text, h.dispute.text]
                                  for h in answer.halves]}
     harness.screenshot(folder / f"event-answer-{width}x{height}.png")
+    harness.tap(answer.halves[1].drop)            # South's player taps "I drop from the event" once: it asks
+    harness.frames(3)
+    steps["drop asked"] = [h.drop.text for h in answer.halves]
+    harness.screenshot(folder / f"event-answer-drop-{width}x{height}.png")
     print(json.dumps(steps))
     app.stop()
     store.close()
