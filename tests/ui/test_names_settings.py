@@ -52,9 +52,12 @@ def test_settings_text_size_brightness_sound_lights_and_readers(home, tmp_path):
     assert app.text_scale == 1.0
     harness.tap(harness.button("Test lights"))
     assert "no LEDs" in settings.lights_text                  # the simulated table has none
-    harness.tap(harness.button("On"))
-    assert not settings.sound
-    harness.tap(harness.button("Off"))
+    sound = settings.ids.sound_switch
+    assert sound.text == "On"
+    harness.tap(sound)
+    assert not settings.sound and sound.text == "Off"
+    harness.tap(sound)
+    assert settings.sound and sound.text == "On"
     app.controller.source.place("scan", "04A1B2C3D4E5F6")
     harness.frames(1)
     assert "Pad scan read tag 04A1B2C3D4E5F6" in settings.readers_text

@@ -34,8 +34,10 @@ def test_results_and_turns_are_said_aloud_and_never_a_face_down_card(home, tmp_p
     assert not SPEAKER.enabled, "spoken results are on by default"
     app.go("settings")
     harness.frames(2)
-    harness.tap(harness.button("Off"))                          # Spoken results: On (Sound is on already)
-    assert SPEAKER.enabled
+    switch = app.root.get_screen("settings").ids.speech_switch
+    assert switch.text == "Off"
+    harness.tap(switch)                                         # Spoken results: On
+    assert SPEAKER.enabled and switch.text == "On"
     SPEAKER.wav_dir, SPEAKER.told, SPEAKER.spoken = tmp_path, [], []
     try:
         start(app, "sams")

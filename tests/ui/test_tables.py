@@ -12,12 +12,16 @@ from .driver import assert_nothing_hidden_shown, faces, place, play_until, resul
 
 
 def start(app, game, **options):
-    """Home → the game's button → setup → "Start the game", all by touch."""
+    """Home → the game's button (keeping a game in progress when asked) → setup → "Start the game",
+    all by touch."""
     app.root.current = "home"
     harness.frames(2)
     title = {"sams": "Sam's Battle Game", "lifeforce": "Lifeforce Battle", "vitaluna": "Vita Luna",
              "territory": "Creature Combat Territory", "arcmage": "Arcmage Original Rules Concept"}[game]
     harness.tap(harness.button(title))
+    if app.root.current == "home":                   # a game in progress: Home asks whether to keep it
+        harness.frames(1)
+        harness.tap(harness.button(f"Keep it, set up {title}"))
     assert app.root.current == "setup"
     setup = app.root.get_screen("setup")
     setup.values.update(options)
