@@ -16,6 +16,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from companion.event import moves, standings
+from companion.event.pages import game_title
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 
@@ -45,7 +46,7 @@ def _slip(pdf: _Pdf, state: dict, rnd: dict, p: dict, points: dict, names: dict,
     """One slip in a 190 × 69 mm band: event, round and table, both players, boxes, signatures."""
     pdf.set_xy(x + 2, y + 4)
     pdf.font(9)
-    pdf.cell(w - 4, 4, pdf.text_of(f"{state['name']} · {state['game']} · {moves.FORMATS[state['format']]}"))
+    pdf.cell(w - 4, 4, pdf.text_of(f"{state['name']} · {game_title(state['game'])} · {moves.FORMATS[state['format']]}"))
     pdf.set_xy(x + 2, y + 9)
     pdf.font(16, True)
     pdf.cell(w - 4, 8, pdf.text_of(f"Round {rnd['number']} · Table {p['table']}"))

@@ -87,6 +87,7 @@ def test_slips_and_standings_pdfs_read_back_with_every_name(tmp_path):
                           text=True, check=True).stdout
     assert "Round 2 · Table 1" in text and "Round 2 · Table 2" in text and "Cid Özdemir" in text
     assert "Bye this round:" in text and "Games won" in text
+    assert "Sam's Battle Game" in text and " sams " not in text        # the game as players know it
     table = subprocess.run(["pdftotext", "-layout", str(tmp_path / "standings.pdf"), "-"], capture_output=True,
                            text=True, check=True).stdout
     assert "standings after round 2" in table and "<script>alert(1)</script>" in table
