@@ -14,24 +14,17 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from tests.club.pairing_shots import PAIRING
+from tests.club.pairing_shots import PAIRING, configure_window, open_view
 
 BEN = ["elk", "elk", "lynx", "crow", "frog", "toad"]
 
 
 def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
     width, height = (int(v) for v in size.split("x"))
-    import os
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
-    import ui.app as uiapp
-    uiapp.configure_kivy((width, height), False)
-    from kivy.app import App
-    from kivy.base import EventLoop
-
+    configure_window(width, height)
     from companion.club.eventtable import DeckCheck
     from companion.event.deckcheck import compare
     from companion.table import PadEvent
@@ -50,17 +43,7 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
     pad = deck_check_pad("lifeforce", {})
     check = DeckCheck(pairing, 1, pad, lambda uid: None, hub)
 
-    class Shots(App):
-        fscale = min(width / 800, height / 480, 1)
-
-        def build(self):
-            self.view = DeckCheckView(check, "Lifeforce Battle", lambda: None)
-            return self.view
-
-    app = Shots()
-    app._run_prepare()
-    EventLoop.idle()
-    view = app.view
+    app, view = open_view(width, height, lambda: DeckCheckView(check, "Lifeforce Battle", lambda: None))
 
     def words():
         harness.frames(3)

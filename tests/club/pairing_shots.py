@@ -24,15 +24,36 @@ PAIRING = {"v": 1, "event": 1, "event_name": "Friday Club", "game": "sams", "opt
            "round": 2, "table": 5, "players": ["Ana", "Ben"], "ids": ["p1", "p2"], "result": None}
 
 
-def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
-    width, height = (int(v) for v in size.split("x"))
+def configure_window(width: int, height: int) -> None:
+    """Kivy set up for a ``width``×``height`` window, before anything imports Kivy (a fresh KIVY_HOME)."""
     import os
     os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
     import ui.app as uiapp
     uiapp.configure_kivy((width, height), False)
+
+
+def open_view(width: int, height: int, make_view):
+    """A bare app showing ``make_view()`` in its window, scaled as the companion scales it: (app, view)."""
     from kivy.app import App
     from kivy.base import EventLoop
 
+    class Shots(App):
+        fscale = min(width / 800, height / 480, 1)
+        bscale = 1.0                            # ui.widgets' BigButton (the answer view's "I drop") reads it
+
+        def build(self):
+            self.view = make_view()
+            return self.view
+
+    app = Shots()
+    app._run_prepare()
+    EventLoop.idle()
+    return app, app.view
+
+
+def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
+    width, height = (int(v) for v in size.split("x"))
+    configure_window(width, height)
     import random
 
     from companion.club.eventtable import EventTable
@@ -46,19 +67,8 @@ def main(out: str = "docs/screenshots", size: str = "800x480") -> None:
     table.outbox = Outbox("t5").attach(store)   # the answers are outbox rows, as at a table in the club
     started = []
 
-    class Shots(App):
-        fscale = min(width / 800, height / 480, 1)
-        bscale = 1.0                            # ui.widgets' BigButton (the answer view's "I drop") reads it
-
-        def build(self):
-            self.view = PairingView(table, lambda t: started.append(t.start(Session.start, seed=1)),
-                                    on_deck_check=lambda player: None)
-            return self.view
-
-    app = Shots()
-    app._run_prepare()
-    EventLoop.idle()
-    view = app.view
+    app, view = open_view(width, height, lambda: PairingView(
+        table, lambda t: started.append(t.start(Session.start, seed=1)), on_deck_check=lambda player: None))
 
     def words():
         harness.frames(3)
