@@ -16,22 +16,22 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.uix.modalview import ModalView
 
 from companion.engine import IllegalAction
 from ui.deckcheck import DeckCheckView, deck_check_pad
 from ui.pairing import AnswerView, PairingView
+from ui.widgets import Modal
 
 
 class EventOverlay:
     def __init__(self, app, event_table):
         self.app, self.table = app, event_table
-        self.pairing_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
+        self.pairing_modal = Modal(auto_dismiss=False, size_hint=(1, 1))
         self.pairing_view = PairingView(event_table, self._start, on_deck_check=self.open_deck_check)
         self.pairing_modal.add_widget(self.pairing_view)
-        self.deck_modal: ModalView | None = None
+        self.deck_modal: Modal | None = None
         self.deck_view: DeckCheckView | None = None
-        self.answer_modal: ModalView | None = None
+        self.answer_modal: Modal | None = None
         self._event_game: int | None = None
         event_table.listeners.append(lambda pairing: Clock.schedule_once(lambda dt: self._pairing(pairing)))
         if event_table.pairing is not None:
@@ -63,7 +63,7 @@ class EventOverlay:
         pad = deck_check_pad(pairing["game"], pairing["options"], controller._profile())
         check = self.table.start_deck_check(player, pad, controller.store.tags.lookup)
         view = DeckCheckView(check, game_title(pairing["game"]), self._close_deck_check)
-        self.deck_modal, self.deck_view = ModalView(auto_dismiss=False, size_hint=(1, 1)), view
+        self.deck_modal, self.deck_view = Modal(auto_dismiss=False, size_hint=(1, 1)), view
         self.deck_modal.add_widget(view)
         self.deck_modal.open()
         controller.pad_taker = view.take_pad_event
@@ -100,7 +100,7 @@ class EventOverlay:
         names = session.options.get("players") or ["North", "South"]
         winner = result.get("winner")
         text = (f"Result: {names[winner]} won" if winner in (0, 1) else "Result: a draw") + " — do you agree?"
-        self.answer_modal = ModalView(auto_dismiss=False, size_hint=(1, 1))
+        self.answer_modal = Modal(auto_dismiss=False, size_hint=(1, 1))
         view = AnswerView(self.table, session, text, self._answered)
         self.answer_modal.add_widget(view)
         self.answer_modal.open()
