@@ -12,6 +12,7 @@ the same moment are applied one after the other in a known order::
     road.attach(session)               # the game the road feeds (None: no game open)
     road.confirm(seat)                 # a button press: waits for its own result (a button's thread)
     road.touch(action)                 # a touch: hand over and go on; its verdict reaches the listeners
+    road.touch_steps(step)             # one touch that makes several actions, each its own (a whole step)
     road.act(action)                   # the companion's decision: waits, raises IllegalAction (its own thread)
     road.join()                        # until everything handed over has been applied (tests)
 
@@ -125,6 +126,29 @@ class InputRoad:
         game was closed or replaced by the time the road comes to it, nothing happens."""
         meant = self._session
         return self._enqueue(lambda session: _touched(session if session is meant else None, action))
+
+    def touch_steps(self, step: Callable[[dict], dict | None], limit: int = 64) -> Future:
+        """A whole step made by one touch (Lifeforce's Done that also resolves the duel, Vita Luna's
+        attacks while both sides only attack): ``step(state)`` names the next action, applied in
+        turn on the road as its own touch (each is its own action in the log, one undo each), until
+        it names none, one is refused (its ``rejected`` event, as a touch's) or ``limit`` ran out.
+        ``step`` runs on the road's thread and must only read the state it is given."""
+        meant = self._session
+
+        def run(session) -> list:
+            events: list = []
+            for _ in range(limit):
+                if session is not meant or session is None:
+                    break
+                action = step(session.state)
+                if action is None:
+                    break
+                done = _touched(session, action)
+                events += done
+                if any(ev.get("type") == "rejected" for ev in done):
+                    break
+            return events
+        return self._enqueue(run)
 
     def act(self, action: dict) -> list:
         """A decided action (the companion's seat, on its own thread): waits; raises

@@ -250,6 +250,14 @@ class AppController(EventDispatcher):
         self.road.touch(action)
         return None
 
+    def act_steps(self, step) -> str | None:
+        """A touch that makes a whole step, several actions in turn (``InputRoad.touch_steps``):
+        handed to the road like :meth:`act`, never waits."""
+        if self.session is None:
+            return "no game is running"
+        self.road.touch_steps(step)
+        return None
+
     def undo(self) -> str | None:
         """Undo the last action, on the road; returns what was undone, in words the shared screen may show."""
         if self.session is None:

@@ -507,15 +507,19 @@ class SimPanel(BoxLayout):
 
     def pick(self, card_id: str) -> None:
         """A touched card: placed at once where it can go only one way (the one zone the engine
-        takes it on now, or the zone touched first); else the next zone touched gets it."""
+        takes it on now, or the zone touched first) or where the game puts it first
+        (``sim_default_zone``); else the next zone touched gets it."""
         screen = self.screen
         screen.sim_lifting = False
         zones = self.zones_for(card_id)
         armed = [z for z in screen.sim_zones.values() if z in zones]
+        default = screen.sim_default_zone(card_id, zones) if len(zones) > 1 else None
         if armed:
             screen.controller.sim_place(armed[0], card_id)
         elif len(zones) == 1:
             screen.controller.sim_place(zones[0], card_id)
+        elif default in zones:
+            screen.controller.sim_place(default, card_id)
         else:
             screen.sim_card = card_id
 

@@ -17,12 +17,17 @@ measurement of players):
   touch when the engine takes it on one zone only, two (card, zone) when it
   has a choice;
 * a seat places at most ``PLACE_CAP[game]`` cards before it touches the confirm
-  button, when there is one (Vita Luna's four white positions, Lifeforce's
-  animal and two supports: guesses);
+  button, when there is one (Lifeforce's animal and two supports: guesses);
+  Vita Luna's seat places until its four white positions are filled;
 * Vita Luna: once the cards are placed, each turn is its attack (singular cards
-  and moves are optional; a plain plan leaves them);
+  and moves are optional; a plain plan leaves them), so it takes the screen's
+  "Attack every turn", which says just that, when it is offered, else Attack;
+* a battle's result is read, then its next step taken: the result view's own
+  button for it when it offers one (Lifeforce's call, Vita Luna's rewards),
+  else "Back to the table";
 * other actions are their button, the confirm button first; never forfeit,
-  redraw, mulligan, withdraw, cancel or taking a card back.
+  redraw, mulligan, withdraw, cancel, stopping a standing choice or taking a
+  card back.
 
 Counted per round (Sam's), turn (Arcmage) or battle (the others) as JSON; Territory's also
 until its creatures are entered.  Drags are not used (each would count as one
@@ -39,7 +44,9 @@ UNITS = 3
 PLACE_CAP = {"sams": 99, "lifeforce": 3, "vitaluna": 4, "territory": 5, "arcmage": 2}
 #: actions a plain plan never takes by touch
 AVOID = {"forfeit", "redraw", "mulligan", "withdraw", "cancel", "unplace", "unregister", "undeploy", "adjust",
-         "discard", "discard_region", "spend", "exhaust"}
+         "discard", "discard_region", "spend", "exhaust", "stop_attacking"}
+#: the button a plain plan takes before the confirm button: it makes the plan's own next turns too
+PLAN_FIRST = {"vitaluna": "attack_every_turn"}
 
 
 def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,arcmage", seed: str = "3",
@@ -89,10 +96,20 @@ def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,
             if rules.is_over(session.state) or len(per) >= int(units):
                 break
             if result_open(app):
-                try:
-                    tap(harness.button("Back to the table"))
-                except LookupError:
-                    tap(harness.button("Table"))
+                offered = [b for b in screen.result_view.ids.back_row.children if getattr(b, "action", None)]
+                if offered:
+                    tap(offered[-1])                 # the first, left of "Back to the table"
+                    app.controller.road.join()
+                    harness.frames(1)
+                else:
+                    try:
+                        tap(harness.button("Back to the table"))
+                    except LookupError:
+                        tap(harness.button("Table"))
+                if not offered or not _ended(session, game):
+                    continue
+                per.append(taps[0] - last)
+                last = taps[0]
                 continue
             if panel.parent is None:
                 tap(harness.button("Cards"))
@@ -103,6 +120,9 @@ def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,
             can_confirm = primary.action is not None and not primary.disabled
             hand = [c for c in panel.hand() if panel.zones_for(c.id)]
             capped = can_confirm and seat in (0, 1) and placed[seat] >= PLACE_CAP[game]
+            if game == "vitaluna" and seat in (0, 1):
+                positions = session.view(None)["detail"].get("positions", {})
+                capped = can_confirm and all(positions.get(f"{seat}.white{n}") for n in range(1, 5))
             if game == "vitaluna" and can_confirm and "places" not in str(session.view(None).get("phase_label")):
                 capped = True      # a plain plan attacks: no singular cards, no moves (they are optional)
             if hand and not capped:
@@ -127,6 +147,8 @@ def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,
                 buttons = [b for b in [primary, *reversed(screen.ids.actions.children)]
                            if getattr(b, "action", None) and not b.disabled and b.opacity > 0
                            and b.action.get("type") not in AVOID]
+                first = [b for b in buttons if b.action.get("type") == PLAN_FIRST.get(game)]
+                buttons = first + [b for b in buttons if b not in first]
                 if buttons:
                     tap(buttons[0])
                     if getattr(buttons[0], "armed", False):

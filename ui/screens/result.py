@@ -62,8 +62,31 @@ class ResultView(Modal):
         if over and self.screen.session is not None:
             lines = self._summary(headline, battle)
         self._fill(lines)
+        self.offer([] if over or self.screen.session is None else self.screen.result_actions())
         if self.parent is None:
             self.open()
+
+    def offer(self, actions: list[dict]) -> None:
+        """Buttons for the table's next step beside "Back to the table" (its ``result_actions``:
+        Lifeforce's call or check): one touch closes the view and makes it."""
+        from ui.widgets import BigButton
+        row = self.ids.back_row
+        for old in [b for b in row.children if getattr(b, "action", None) is not None]:
+            row.remove_widget(old)
+        for action in actions:
+            seat = action.get("seat")
+            button = BigButton(text=self.screen.action_label(action), bold=True,
+                               tone=theme.seat_colour(seat) if seat in (0, 1) else theme.HIGHLIGHT,
+                               color=theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT)
+            button.action = action
+            button.bind(on_release=self._take)
+            row.add_widget(button, index=len(row.children))
+
+    def _take(self, button) -> None:
+        screen = self.screen
+        self.dismiss()
+        if screen is not None and screen.session is not None:
+            screen.send(button.action)
 
     def dismiss(self, *args, **kwargs):
         # A result still waiting for the frame that shows its card is not opened afterwards either.

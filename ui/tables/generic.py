@@ -473,6 +473,20 @@ class TableScreen(Screen):
         elif before:
             self.set_status(before)
 
+    def send_steps(self, step) -> None:
+        """A whole step by one touch: ``step(state)`` names each next action, applied in turn on
+        the input road (``InputRoad.touch_steps``), each its own action in the log; a refusal
+        stops it and comes back as a ``rejected`` event, as a touch's does."""
+        problem = self.controller.act_steps(step)
+        if problem:
+            self.ids.banner.show(problem)
+
+    def result_actions(self) -> list[dict]:
+        """Actions the result view offers beside "Back to the table" when a battle is decided and
+        the next step is a button anyway (Lifeforce's call or check): one touch reads the result
+        and makes it.  None by default."""
+        return []
+
     def before_action(self, action: dict) -> str | None:
         """Hook for a game's screen (e.g. clear the simulated table before the next round)."""
         return None
@@ -617,6 +631,13 @@ class TableScreen(Screen):
             else:
                 zones[box.seat] = box.zone_id
             self.sim_zones = zones
+
+    def sim_default_zone(self, card_id: str, zones: list[str]) -> str | None:
+        """Where a card touched in the card panel goes when the engine takes it on several
+        ``zones`` and the game has an obvious first place (Lifeforce: the attacker pad while it
+        is empty); the player who wants another touches that zone first.  None: the next zone
+        touched gets it."""
+        return None
 
     def sim_hand(self, panel, seat) -> list[str] | None:
         """The cards ``seat`` holds on the simulated table, where the game's screen deals hands

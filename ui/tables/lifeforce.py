@@ -17,6 +17,9 @@ from ui.widgets import FitLabel
 
 
 class LifeforceTable(TableScreen):
+    #: either player may resolve a duel whose two sides stand: one button, "Resolve"
+    SHARED_ACTIONS = frozenset({"resolve"})
+
     def build_board(self, board) -> None:
         self.middle = FitLabel(color=theme.MUTED)
         board.add_widget(self._strip(0))
@@ -54,6 +57,53 @@ class LifeforceTable(TableScreen):
                        info=["Deck check: place a card to see whose it is", "Deck check: place a card", "Deck check"])
         self.middle.choices = self.battle_line(detail)
 
+    # ---- whole steps by one touch (issue 25) ---------------------------------------------------
+    def sim_default_zone(self, card_id: str, zones: list[str]) -> str | None:
+        """A battle opens with an animal on the attacker pad (the status line asks for it): a card
+        touched while that pad is empty goes there; touch the support pad first to lay it as
+        support instead."""
+        return next((z for z in zones if z.endswith(".attacker")), None)
+
+    def action_label(self, action: dict) -> str:
+        kind, seat = action.get("type"), action.get("seat")
+        if seat in (0, 1) and self.session is not None:
+            if kind == "done" and self._resolves_next(action):
+                return f"Done and resolve: {self.players[seat]}"
+            if kind == "call":
+                return f"Call: {self.players[seat]} attacks next"
+            if kind == "check":
+                return f"Check: {self.players[1 - seat]} attacks next"
+        return super().action_label(action)
+
+    def _resolves_next(self, action: dict) -> bool:
+        """Whether ``action`` leaves the duel to be resolved and nothing else to do (the counter's
+        Done: both sides stand; the rules' next step is the duel, whoever touches Resolve)."""
+        rules, state = self.session.rules, self.session.state
+        try:
+            after, _events = rules.apply(state, action)
+        except Exception:                        # refused: the touch gets its sentence as usual
+            return False
+        return only_resolve(rules, after)
+
+    def send(self, action: dict) -> None:
+        """The counter's Done also resolves the duel (the one thing left to do then), as two
+        actions in the log: an undo takes back the duel, a second the Done."""
+        if action.get("type") != "done" or not self._resolves_next(action):
+            super().send(action)
+            return
+        rules, seat, sent = self.session.rules, action["seat"], []
+
+        def step(state):
+            if not sent:
+                sent.append(action)
+                return action
+            return {"type": "resolve", "seat": seat} if only_resolve(rules, state) else None
+        self.send_steps(step)
+
+    def result_actions(self) -> list[dict]:
+        """The winner's call or check, on the battle's result: reading it and choosing is one touch."""
+        return [a for a in self.session.rules.legal_actions(self.session.state) if a["type"] in ("call", "check")]
+
     def solo_row(self, panel) -> "LifeforceSoloRow":
         return LifeforceSoloRow(panel)
 
@@ -88,6 +138,12 @@ class LifeforceTable(TableScreen):
         high, low = (totals[winner], totals[1 - winner]) if winner in (0, 1) else (max(totals), min(totals))
         return [f"{now} · battle {last['battle']}: {who} won {high} to {low}",
                 f"{now} · last: {who} won {high}–{low}", f"{now} · {who} won last", now]
+
+
+def only_resolve(rules, state) -> bool:
+    """Whether the engine's one step now, forfeits aside, is resolving the duel."""
+    legal = [a for a in rules.legal_actions(state) if a["type"] != "forfeit"]
+    return bool(legal) and all(a["type"] == "resolve" for a in legal)
 
 
 class LifeforceSoloRow(SoloRow):

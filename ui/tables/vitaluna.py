@@ -8,13 +8,40 @@ backs).  Hits, moves and promotions are shown on the positions they touched.
 """
 from __future__ import annotations
 
+from kivy.clock import Clock
+
 from ui import theme
-from ui.tables.generic import TableScreen, shorter
+from ui.tables.generic import MAX_ACTION_BUTTONS, TableScreen, shorter
 
 POSITIONS = 4
+#: the screen's own whole-step buttons (never sent to the engine as such: each makes engine actions)
+EVERY_TURN, STOP, REWARDS = "attack_every_turn", "stop_attacking", "take_rewards"
 
 
 class VitaLunaTable(TableScreen):
+    """Besides the board, two whole steps by one touch (issue 25), each made of the engine's own
+    actions, one undo each:
+
+    * **Attack every turn** (a player's standing choice, for this battle): that player attacks
+      now and, on each of their later turns, at once, while no creature of theirs may move that
+      could not when they chose it; one that may now (a position came free beside it, a reserve
+      card may come up) stops it, so do *Stop attacking every turn*, an undo and the battle's
+      end.  (A creature that could move then was left where it was by the player's choice; a
+      second free position for it does not ask again: a guess at what "attack every turn"
+      means to a player, which keeps a battle at two or three touches of it.)
+      Singular cards wait while it stands: that is the choice the player made.  When both
+      players chose it, the battle is fought to the next such stop with no touch between.
+    * **Both take their rewards**: the two reward cards after a battle (the rules name who takes
+      which colour), taken unscanned as the single reward buttons take them; also offered on the
+      battle's result.
+    """
+
+    def attach(self, controller, session) -> None:
+        #: seat → the creatures it could move when it chose to attack every turn (Attack every turn)
+        self.orders: dict[int, frozenset] = {}
+        if not hasattr(self, "_orders_trigger"):
+            self._orders_trigger = Clock.create_trigger(self._follow_orders, 0)
+        super().attach(controller, session)
     def build_board(self, board) -> None:
         side = 118 * self.bs()
         self.side_notes = [self.counter(f"hand.{seat}", ("Hand",), seat=seat, size_hint_x=None, width=side)
@@ -37,6 +64,7 @@ class VitaLunaTable(TableScreen):
         return self.row(first, *zones, **kwargs)
 
     def show_view(self, view: dict) -> None:
+        self._check_orders(view)
         zones, detail = view["zones"], view["detail"]
         positions = detail.get("positions", {})
         turn = detail.get("turn") or {}
@@ -61,6 +89,125 @@ class VitaLunaTable(TableScreen):
         pad.info = shorter(zones.get("scan", {}).get("summary") or "") + ["Shared pad", "Pad"] \
             if zones.get("scan", {}).get("summary") else ["Shared pad: singular cards, rewards, exchanges, bidding",
                                                           "Shared pad", "Pad"]
+
+    # ---- whole steps by one touch ---------------------------------------------------------------
+    def button_actions(self) -> list[dict]:
+        actions = super().button_actions()
+        if self.session is None or self.session.rules.is_over(self.session.state):
+            return actions
+        legal = self.session.rules.legal_actions(self.session.state)
+        attack = next((a for a in legal if a["type"] == "attack"), None)
+        extra = []
+        if attack is not None and attack["seat"] not in self.orders:
+            extra.append({"type": EVERY_TURN, "seat": attack["seat"]})
+        extra += [{"type": STOP, "seat": seat} for seat in sorted(self.orders)]
+        if self.view.get("phase") == "rewards" and len(self.session.state["rewards"]) > 1 \
+                and any(a["type"] == "reward" and a.get("card") is None for a in legal):
+            extra.append({"type": REWARDS})       # the two rewards the rules give now, winner's first
+        primary = [a for a in actions[:1] if a == self.primary_action()]
+        return (primary + extra + actions[len(primary):])[:MAX_ACTION_BUTTONS + len(primary)]
+
+    def action_label(self, action: dict) -> str:
+        kind, seat = action.get("type"), action.get("seat")
+        if kind == EVERY_TURN:
+            return f"Attack every turn: {self.players[seat]}"
+        if kind == STOP:
+            return f"Stop attacking every turn: {self.players[seat]}"
+        if kind == REWARDS:
+            return "Both take their rewards"
+        if kind == "reward" and seat in (0, 1):
+            return f"Take a reward: {self.players[seat]}"
+        return super().action_label(action)
+
+    def result_actions(self) -> list[dict]:
+        """After a battle its two rewards, by one touch on the result."""
+        return [a for a in self.button_actions() if a["type"] == REWARDS]
+
+    def send(self, action: dict) -> None:
+        kind, seat = action.get("type"), action.get("seat")
+        if kind == STOP:
+            self.orders.pop(seat, None)
+            self._shown_actions = None
+            self.refresh()
+            return
+        if kind == REWARDS:
+            rules = self.session.rules
+            self.send_steps(lambda state: next((a for a in rules.legal_actions(state)
+                                                if a["type"] == "reward" and a.get("card") is None), None))
+            return
+        if kind == EVERY_TURN:
+            self.orders[seat] = self._moves(self.session.rules.legal_actions(self.session.state), seat)
+            self._shown_actions = None
+            action = {"type": "attack", "seat": seat}
+        if action.get("type") != "attack":
+            super().send(action)
+            return
+        sent = []
+        follow = self._orders_step()
+
+        def step(state):
+            if not sent:
+                sent.append(action)
+                return action
+            return follow(state)
+        self.send_steps(step)
+
+    @staticmethod
+    def _moves(legal: list[dict], seat: int) -> frozenset:
+        """The creatures of ``seat`` the engine lets move now (a white move, a promotion, a swap)."""
+        return frozenset(a["card"] for a in legal if a["type"] == "move" and a["seat"] == seat)
+
+    def _orders_step(self):
+        """The next attack the standing orders make in ``state``, or None (a copy of the orders:
+        it runs on the input road)."""
+        rules, orders, moves = self.session.rules, dict(self.orders), self._moves
+
+        def step(state):
+            legal = rules.legal_actions(state)
+            seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
+            if seat not in orders or not moves(legal, seat) <= orders[seat]:
+                return None
+            return {"type": "attack", "seat": seat}
+        return step
+
+    def _check_orders(self, view: dict) -> None:
+        """Orders end with the battle; one whose player has a new move now stops (said on the
+        banner); one that stands for the seat to act is followed (a confirm button pressed at the
+        table: a touch's own attack follows them at once, on the road)."""
+        if not self.orders:
+            return
+        if view.get("phase") != "battle":
+            self.orders.clear()
+            self._shown_actions = None
+            return
+        legal = self.session.rules.legal_actions(self.session.state)
+        seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
+        if seat not in self.orders:
+            return
+        if self._moves(legal, seat) <= self.orders[seat]:
+            self._orders_trigger()
+            return
+        del self.orders[seat]
+        self._shown_actions = None
+        self.ids.banner.show(f"A creature of {self.players[seat]}'s can move now: attacking every turn stops here",
+                             tone=theme.NEUTRAL, seconds=4)
+
+    def _follow_orders(self, _dt=None) -> None:
+        if self.session is not None and self.orders:
+            self.send_steps(self._orders_step())
+
+    def after_undo(self, text: str) -> None:
+        self.orders.clear()                      # a player went back to choose again
+        self._shown_actions = None
+        super().after_undo(text)
+
+    def what_now(self) -> list[str]:
+        lines = super().what_now()
+        if any(a["type"] == EVERY_TURN for a in self.button_actions()):
+            lines.append("“Attack every turn” attacks for that player on each of their turns in this battle, "
+                         "until a creature of theirs can move that could not before, or “Stop attacking every "
+                         "turn” is touched")
+        return lines
 
     @staticmethod
     def creature_info(here: dict | None) -> list[str]:
