@@ -51,9 +51,21 @@ PLAN_FIRST = {"vitaluna": "attack_every_turn"}
 
 def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,arcmage", seed: str = "3",
          units: str = str(UNITS)) -> None:
+    import os
     from .shots_window import shots_window
     width, height = (int(v) for v in size.split("x"))
     app = shots_window(width, height)
+    for game in games.split(","):
+        report = play_game(app, game, int(seed), int(units), trace=bool(os.environ.get("TAPCOUNT_TRACE")))
+        report.pop("words")
+        print(json.dumps({game: report}), flush=True)
+    app.stop()
+
+
+def play_game(app, game: str, seed: int = 3, units: int = UNITS, trace: bool = False) -> dict:
+    """One game started on ``app``'s simulated table and played by the plan (see the module) until
+    ``units`` rounds or battles are over: the touches each took, and ``words``, the words of every
+    button the table offered on the way (the result view's too)."""
     from companion.engine import Rng
     from ui import harness
     from .driver import result_open, table_screen
@@ -78,111 +90,111 @@ def main(size: str = "800x480", games: str = "sams,lifeforce,vitaluna,territory,
             tap(harness.button("▶" if ids.index(card) >= (panel.page + 1) * panel.per_page else "◀"))
         raise LookupError(f"{card} is not in the card panel: {ids[:8]}, page {panel.page + 1} of {panel.pages}")
 
-    import os
-    trace = bool(os.environ.get("TAPCOUNT_TRACE"))
-    report = {}
-    for game in games.split(","):
-        app.controller.start_game(game, {"players": ["North", "South"]}, seed=int(seed))
-        harness.frames(3)
-        screen = table_screen(app)
-        session = app.controller.session
-        rules = session.rules
-        taps[0] = 0
-        tap(harness.button("Cards"))
-        panel = screen._sim_panel
-        rng = Rng(int(seed))
-        per, last, creatures_at, placed = [], 0, None, {0: 0, 1: 0}
-        for _ in range(3000):
-            if rules.is_over(session.state) or len(per) >= int(units):
-                break
-            if result_open(app):
-                offered = [b for b in screen.result_view.ids.back_row.children if getattr(b, "action", None)]
-                if offered:
-                    tap(offered[-1])                 # the first, left of "Back to the table"
-                    app.controller.road.join()
-                    harness.frames(1)
-                else:
-                    try:
-                        tap(harness.button("Back to the table"))
-                    except LookupError:
-                        tap(harness.button("Table"))
-                if not offered or not _ended(session, game):
-                    continue
-                per.append(taps[0] - last)
-                last = taps[0]
-                continue
-            if panel.parent is None:
-                tap(harness.button("Cards"))
-            state = session.state
-            before = len(session.actions)
-            seat = panel.fed()
-            primary = screen.ids.primary
-            can_confirm = primary.action is not None and not primary.disabled
-            hand = [c for c in panel.hand() if panel.zones_for(c.id)]
-            capped = can_confirm and seat in (0, 1) and placed[seat] >= PLACE_CAP[game]
-            if game == "vitaluna" and seat in (0, 1):
-                positions = session.view(None)["detail"].get("positions", {})
-                capped = can_confirm and all(positions.get(f"{seat}.white{n}") for n in range(1, 5))
-            if game == "vitaluna" and can_confirm and "places" not in str(session.view(None).get("phase_label")):
-                capped = True      # a plain plan attacks: no singular cards, no moves (they are optional)
-            if hand and not capped:
-                if panel.place_all_text:
-                    tap(panel.ids.place_all)
-                elif game == "sams":
-                    lane = f"{seat}.lane{state['turn']}"
-                    if screen.sim_zones.get(seat) != lane:
-                        tap(screen.zone_boxes[lane])
-                    tap(card_widget(panel, hand[0].id))
-                else:
-                    card = hand[0].id
-                    zones = panel.zones_for(card)
-                    tap(card_widget(panel, card))
-                    if len(zones) > 1 and screen.sim_card == card:
-                        tap(screen.zone_boxes[zones[0]])
+    words: set[str] = set()
+    app.controller.start_game(game, {"players": ["North", "South"]}, seed=seed)
+    harness.frames(3)
+    screen = table_screen(app)
+    session = app.controller.session
+    rules = session.rules
+    taps[0] = 0
+    tap(harness.button("Cards"))
+    panel = screen._sim_panel
+    rng = Rng(seed)
+    per, last, creatures_at, placed = [], 0, None, {0: 0, 1: 0}
+    for _ in range(3000):
+        if rules.is_over(session.state) or len(per) >= units:
+            break
+        if screen._result_pending is not None:
+            result_open(app)                     # the result opens on the frame after its card's
+        if screen.result_view.parent is not None:
+            offered = [b for b in screen.result_view.ids.back_row.children if getattr(b, "action", None)]
+            words.update(b.text for b in offered)
+            if offered:
+                tap(offered[-1])                 # the first, left of "Back to the table"
                 app.controller.road.join()
                 harness.frames(1)
-                if seat in (0, 1):
-                    placed[seat] += len(session.actions) - before
             else:
-                buttons = [b for b in [primary, *reversed(screen.ids.actions.children)]
-                           if getattr(b, "action", None) and not b.disabled and b.opacity > 0
-                           and b.action.get("type") not in AVOID]
-                first = [b for b in buttons if b.action.get("type") == PLAN_FIRST.get(game)]
-                buttons = first + [b for b in buttons if b not in first]
-                if buttons:
+                try:
+                    tap(harness.button("Back to the table"))
+                except LookupError:
+                    tap(harness.button("Table"))
+            if not offered or not _ended(session, game):
+                continue
+            per.append(taps[0] - last)
+            last = taps[0]
+            continue
+        if panel.parent is None:
+            tap(harness.button("Cards"))
+        state = session.state
+        before = len(session.actions)
+        seat = panel.fed()
+        primary = screen.ids.primary
+        can_confirm = primary.action is not None and not primary.disabled
+        hand = [c for c in panel.hand() if panel.zones_for(c.id)]
+        capped = can_confirm and seat in (0, 1) and placed[seat] >= PLACE_CAP[game]
+        if game == "vitaluna" and seat in (0, 1):
+            positions = session.view(None)["detail"].get("positions", {})
+            capped = can_confirm and all(positions.get(f"{seat}.white{n}") for n in range(1, 5))
+        if game == "vitaluna" and can_confirm and "places" not in str(session.view(None).get("phase_label")):
+            capped = True      # a plain plan attacks: no singular cards, no moves (they are optional)
+        if hand and not capped:
+            if panel.place_all_text:
+                tap(panel.ids.place_all)
+            elif game == "sams":
+                lane = f"{seat}.lane{state['turn']}"
+                if screen.sim_zones.get(seat) != lane:
+                    tap(screen.zone_boxes[lane])
+                tap(card_widget(panel, hand[0].id))
+            else:
+                card = hand[0].id
+                zones = panel.zones_for(card)
+                tap(card_widget(panel, card))
+                if len(zones) > 1 and screen.sim_card == card:
+                    tap(screen.zone_boxes[zones[0]])
+            app.controller.road.join()
+            harness.frames(1)
+            if seat in (0, 1):
+                placed[seat] += len(session.actions) - before
+        else:
+            buttons = [b for b in [primary, *reversed(screen.ids.actions.children)]
+                       if getattr(b, "action", None) and not b.disabled and b.opacity > 0]
+            words.update(b.text for b in buttons)
+            buttons = [b for b in buttons if b.action.get("type") not in AVOID]
+            first = [b for b in buttons if b.action.get("type") == PLAN_FIRST.get(game)]
+            buttons = first + [b for b in buttons if b not in first]
+            if buttons:
+                tap(buttons[0])
+                if getattr(buttons[0], "armed", False):
                     tap(buttons[0])
-                    if getattr(buttons[0], "armed", False):
-                        tap(buttons[0])
-                    app.controller.road.join()
-                    harness.frames(1)
-                    placed = {0: 0, 1: 0}
-                if len(session.actions) == before:
-                    # nothing a plain plan touches (a choice only the rules' random player makes here)
-                    action = rules.random_action(state, rng)
-                    if rules.scan_for(state, action) is None:
-                        screen.send(action)            # not counted: no button a person would find
-                    else:
-                        app.controller.sim_place(*rules.scan_for(state, action))
-                        taps[0] += 2
-                    app.controller.road.join()
-                    harness.frames(1)
-            if trace:
-                print(taps[0], [a.get("type") for a in session.actions[before:]], session.view(None).get("phase_label"))
+                app.controller.road.join()
+                harness.frames(1)
+                placed = {0: 0, 1: 0}
             if len(session.actions) == before:
-                raise AssertionError(f"{game}: the plan made no move in {session.view(None).get('phase_label')!r}")
-            if _ended(session, game):
-                per.append(taps[0] - last)
-                last = taps[0]
-            if game == "territory" and creatures_at is None and session.state.get("phase") != "register":
-                creatures_at = taps[0]
-        report[game] = {{"sams": "per_round", "arcmage": "per_turn"}.get(game, "per_battle"): per,
-                        "median": sorted(per)[len(per) // 2] if per else None, "total": taps[0],
-                        "actions": len(session.actions)}
-        if creatures_at is not None:
-            report[game]["to_enter_creatures"] = creatures_at
-        panel.dismiss()
-        print(json.dumps({game: report[game]}), flush=True)
-    app.stop()
+                # nothing a plain plan touches (a choice only the rules' random player makes here)
+                action = rules.random_action(state, rng)
+                if rules.scan_for(state, action) is None:
+                    screen.send(action)            # not counted: no button a person would find
+                else:
+                    app.controller.sim_place(*rules.scan_for(state, action))
+                    taps[0] += 2
+                app.controller.road.join()
+                harness.frames(1)
+        if trace:
+            print(taps[0], [a.get("type") for a in session.actions[before:]], session.view(None).get("phase_label"))
+        if len(session.actions) == before:
+            raise AssertionError(f"{game}: the plan made no move in {session.view(None).get('phase_label')!r}")
+        if _ended(session, game):
+            per.append(taps[0] - last)
+            last = taps[0]
+        if game == "territory" and creatures_at is None and session.state.get("phase") != "register":
+            creatures_at = taps[0]
+    report = {{"sams": "per_round", "arcmage": "per_turn"}.get(game, "per_battle"): per,
+              "median": sorted(per)[len(per) // 2] if per else None, "total": taps[0],
+              "actions": len(session.actions), "words": sorted(words)}
+    if creatures_at is not None:
+        report["to_enter_creatures"] = creatures_at
+    panel.dismiss()
+    return report
 
 
 def _ended(session, game) -> bool:

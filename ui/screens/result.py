@@ -24,7 +24,13 @@ from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
 from ui.memory import tidy_soon
-from ui.widgets import Modal
+from ui.widgets import BigButton, Modal
+
+
+class ResultAction(BigButton):
+    """The table's next step offered on a result (:meth:`ResultView.offer`), in its seat's colour."""
+
+    seat = ObjectProperty(None, allownone=True)
 
 
 class ResultView(Modal):
@@ -69,15 +75,12 @@ class ResultView(Modal):
     def offer(self, actions: list[dict]) -> None:
         """Buttons for the table's next step beside "Back to the table" (its ``result_actions``:
         Lifeforce's call or check): one touch closes the view and makes it."""
-        from ui.widgets import BigButton
         row = self.ids.back_row
         for old in [b for b in row.children if getattr(b, "action", None) is not None]:
             row.remove_widget(old)
-        for action in actions:
+        for action in reversed(actions):        # each goes leftmost: the first ends up first
             seat = action.get("seat")
-            button = BigButton(text=self.screen.action_label(action), bold=True,
-                               tone=theme.seat_colour(seat) if seat in (0, 1) else theme.HIGHLIGHT,
-                               color=theme.seat_text(seat) if seat in (0, 1) else theme.CARD_TEXT)
+            button = ResultAction(text=self.screen.action_label(action), seat=seat if seat in (0, 1) else None)
             button.action = action
             button.bind(on_release=self._take)
             row.add_widget(button, index=len(row.children))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 
+from companion.games.vitaluna.table import ZONE_IDS
 from ui import theme
 from ui.tables.generic import MAX_ACTION_BUTTONS, TableScreen, shorter
 
@@ -23,9 +24,9 @@ class VitaLunaTable(TableScreen):
     actions, one undo each:
 
     * **Attack every turn** (a player's standing choice, for this battle): that player attacks
-      now and, on each of their later turns, at once, while no creature of theirs may move that
-      could not when they chose it; one that may now (a position came free beside it, a reserve
-      card may come up) stops it, so do *Stop attacking every turn*, an undo and the battle's
+      now and, on each of their later turns, at once, while no creature of theirs may move in
+      the white row that could not when they chose it (:func:`movers`); one that may now (a
+      position came free beside it, a reserve card may come up) stops it, so do *Stop attacking every turn*, an undo and the battle's
       end.  (A creature that could move then was left where it was by the player's choice; a
       second free position for it does not ask again: a guess at what "attack every turn"
       means to a player, which keeps a battle at two or three touches of it.)
@@ -136,7 +137,8 @@ class VitaLunaTable(TableScreen):
                                                 if a["type"] == "reward" and a.get("card") is None), None))
             return
         if kind == EVERY_TURN:
-            self.orders[seat] = self._moves(self.session.rules.legal_actions(self.session.state), seat)
+            state = self.session.state
+            self.orders[seat] = movers(self.session.rules.legal_actions(state), state, seat)
             self._shown_actions = None
             action = {"type": "attack", "seat": seat}
         if action.get("type") != "attack":
@@ -152,20 +154,16 @@ class VitaLunaTable(TableScreen):
             return follow(state)
         self.send_steps(step)
 
-    @staticmethod
-    def _moves(legal: list[dict], seat: int) -> frozenset:
-        """The creatures of ``seat`` the engine lets move now (a white move, a promotion, a swap)."""
-        return frozenset(a["card"] for a in legal if a["type"] == "move" and a["seat"] == seat)
 
     def _orders_step(self):
         """The next attack the standing orders make in ``state``, or None (a copy of the orders:
         it runs on the input road)."""
-        rules, orders, moves = self.session.rules, dict(self.orders), self._moves
+        rules, orders = self.session.rules, dict(self.orders)
 
         def step(state):
             legal = rules.legal_actions(state)
             seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
-            if seat not in orders or not moves(legal, seat) <= orders[seat]:
+            if seat not in orders or not movers(legal, state, seat) <= orders[seat]:
                 return None
             return {"type": "attack", "seat": seat}
         return step
@@ -184,7 +182,7 @@ class VitaLunaTable(TableScreen):
         seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
         if seat not in self.orders:
             return
-        if self._moves(legal, seat) <= self.orders[seat]:
+        if movers(legal, self.session.state, seat) <= self.orders[seat]:
             self._orders_trigger()
             return
         del self.orders[seat]
@@ -258,6 +256,26 @@ class VitaLunaTable(TableScreen):
         pad.outcome = "won" if winner is not None else "tie"
         pad.info = []
         pad.reason = shorter(ev.get("text", "")) + ["Battle won" if winner is not None else "Battle over"]
+
+
+def movers(legal: list[dict], state: dict, seat: int) -> frozenset:
+    """The creatures of ``seat`` the engine lets move in the white row now: a creature on white to
+    another white position (a step, a swap), a reserve card promoted to a free white position.
+
+    What the whole table can tell from the board, so that a stop of *Attack every turn* says
+    nothing about a face-down card: a white creature's epics lie face up, and a promotion does not
+    depend on which card it is; a reserve card's move within the reserve, or a swap with the
+    reserve that its own (hidden) move anywhere allows, is left out."""
+    row = state["board"][seat]
+    white = set(ZONE_IDS[seat][:POSITIONS])
+    out = set()
+    for a in legal:
+        if a["type"] != "move" or a["seat"] != seat or a["to"] not in white:
+            continue
+        on_white = row.index(a["card"]) < POSITIONS
+        if on_white or row[ZONE_IDS[seat].index(a["to"])] is None:
+            out.add(a["card"])
+    return frozenset(out)
 
 
 SCREEN = VitaLunaTable

@@ -1,0 +1,175 @@
+"""Touches per battle on the simulated table (issue 25): Lifeforce ≤ 11, Vita Luna ≤ 12.
+
+Half of what a battle cost before the whole steps (Lifeforce 22, Vita Luna 25),
+counted as :mod:`tests.ui.tapcount` plays — the plain plan of a first-time
+player, every action a touch through the real window.  The counts are of
+touches, never of time.  The whole steps are made of the engine's own actions,
+one in the log each: Lifeforce's counter's Done resolves the duel (nothing else
+is left to do then), the result offers the winner's call or check; Vita Luna's
+"Attack every turn" and "Both take their rewards".
+"""
+from __future__ import annotations
+
+import pytest
+
+from ui import harness
+from ui.tables.vitaluna import movers
+
+from .driver import result_open, table_screen
+from .player_words import problems
+from .tapcount import play_game
+
+def start(app, game: str, seed: int = 3):
+    """The game on the simulated table with a known shuffle (as the tap count plays it)."""
+    app.controller.start_game(game, {"players": ["North", "South"]}, seed=seed)
+    harness.frames(3)
+    return app.controller.session
+
+
+AIM = {"lifeforce": 11, "vitaluna": 12}
+#: the whole-step buttons the walk must have met, in players' words
+NEW_WORDS = {"lifeforce": ("Done and resolve: South", "Call: South attacks next"),
+             "vitaluna": ("Attack every turn: North", "Attack every turn: South", "Both take their rewards")}
+
+
+@pytest.mark.parametrize("game", ["lifeforce", "vitaluna"])
+def test_a_battle_costs_half_the_touches_it_did(home, game):
+    """Each battle within the aim (Lifeforce's first has all its steps, the winner's call on the
+    result too; Vita Luna's second has all between battles: the result, rewards, exchanges,
+    placement), and every button met on the way in players' words."""
+    units = {"lifeforce": 1, "vitaluna": 2}[game]
+    report = play_game(home, game, seed=3, units=units)
+    assert len(report["per_battle"]) == units
+    assert all(n <= AIM[game] for n in report["per_battle"]), report
+    words = report["words"]
+    for label in NEW_WORDS[game]:
+        assert label in words, f"{label!r} not offered; the buttons were {words}"
+    assert problems(words, words) == []
+
+
+def test_lifeforce_whole_steps_are_the_engines_actions_one_undo_each(home):
+    """A card touched while the attacker pad is empty goes there (touching the support pad first
+    lays it as support); the counter's Done logs done and resolve, and an undo takes back only
+    the duel; the result view's call is the winner's."""
+    app = home
+    session = start(app, "lifeforce")
+    screen = table_screen(app)
+    screen.send(next(a for a in session.rules.legal_actions(session.state) if a["type"] == "first_attacker"
+                     and a["seat"] == 0))
+    app.controller.road.join()
+    harness.frames(1)
+    screen.open_sim_panel()
+    panel = screen._sim_panel
+    harness.frames(2)
+    card = panel.hand()[0].id
+    assert set(panel.zones_for(card)) == {"0.attacker", "0.support"}
+    screen.sim_zones = {0: "0.support"}                  # the player chose the support pad first
+    panel.pick(card)
+    app.controller.road.join()
+    harness.frames(1)
+    assert session.actions[-1]["type"] == "support"
+    screen.sim_zones = {}
+    panel.pick(panel.hand()[0].id)                       # nothing chosen: the empty attacker pad
+    app.controller.road.join()
+    harness.frames(1)
+    assert session.actions[-1]["type"] == "play_animal"
+    for duel in range(4):                                # equal strengths: another duel, as the rules say
+        for seat in (0, 1):
+            while screen.primary_action() is None or screen.primary_action()["type"] != "done":
+                before = len(session.actions)
+                panel.pick(panel.hand()[0].id)
+                app.controller.road.join()
+                harness.frames(1)
+                assert len(session.actions) == before + 1
+            if seat == 0:
+                assert screen.ids.primary.text.startswith("Done")
+                harness.tap(screen.ids.primary)
+                app.controller.road.join()
+                harness.frames(1)
+        assert screen.action_label(screen.primary_action()) == "Done and resolve: South"
+        before = len(session.actions)
+        harness.tap(screen.ids.primary)
+        app.controller.road.join()
+        harness.frames(3)
+        assert [a["type"] for a in session.actions[before:]] == ["done", "resolve"]
+        if session.state["phase"] == "call":
+            break
+    assert result_open(app)
+    offered = [b for b in screen.result_view.ids.back_row.children if getattr(b, "action", None)]
+    winner = session.state["battle_winner"]
+    assert {b.action["type"] for b in offered} == {"call", "check"}
+    assert all(b.action["seat"] == winner for b in offered)
+    screen.result_view.dismiss()
+    screen.undo()
+    app.controller.road.join()
+    harness.frames(1)
+    assert session.actions[-1]["type"] == "done" and session.state["phase"] == "resolve"
+
+
+def test_vita_luna_attack_every_turn_stops_for_a_new_move_undo_and_stop(home):
+    """Attack every turn is the player's own standing choice, made of plain attacks: with one side's
+    only, the other side's attack is one action; a creature of theirs that may newly move ends it
+    (said on the banner), so do Stop, an undo and the battle's end; with both sides' the battle is
+    fought with no touch between."""
+    app = home
+    session = start(app, "vitaluna")
+    screen = table_screen(app)
+    rules = session.rules
+
+    def touch(action):
+        screen.send(action)
+        app.controller.road.join()
+        harness.frames(2)
+
+    touch({"type": "attack_first", "seat": 0})
+    for seat in (0, 1):
+        for zone in (f"{seat}.white{n}" for n in range(1, 5)):
+            touch(next(a for a in rules.legal_actions(session.state) if a["type"] == "place" and a["zone"] == zone))
+        touch({"type": "done", "seat": seat})
+    every = [b for b in screen.ids.actions.children if b.action and b.action["type"] == "attack_every_turn"]
+    assert [b.action["seat"] for b in every] == [0] and every[0].text == "Attack every turn: North"
+    before = len(session.actions)
+    harness.tap(every[0])
+    app.controller.road.join()
+    harness.frames(2)
+    assert [a["type"] for a in session.actions[before:]] == ["attack"]     # South chose nothing yet
+    stop = [b for b in screen.ids.actions.children if b.action and b.action["type"] == "stop_attacking"]
+    assert [b.text for b in stop] == ["Stop attacking every turn: North"]
+    # South attacks by the confirm button.  Its attack kills one of North's creatures, which frees a
+    # position a creature of North's may now move to: North's choice ends there, said on the banner
+    baseline = screen.orders[0]
+    before = len(session.actions)
+    harness.tap(screen.ids.primary)
+    app.controller.road.join()
+    harness.frames(2)
+    assert [(a["type"], a["seat"]) for a in session.actions[before:]] == [("attack", 1)]
+    assert movers(rules.legal_actions(session.state), session.state, 0) - baseline and screen.orders == {}
+    assert screen.ids.banner.text == "A creature of North's can move now: attacking every turn stops here"
+
+    def every_turn():
+        harness.tap(next(b for b in screen.ids.actions.children if b.action and b.action["type"] == "attack_every_turn"))
+        app.controller.road.join()
+        harness.frames(2)
+
+    def made_by(touch) -> list:
+        before = len(session.actions)
+        touch()
+        app.controller.road.join()
+        harness.frames(2)
+        return [(a["type"], a["seat"]) for a in session.actions[before:]]
+
+    assert made_by(every_turn) == [("attack", 0)]
+    assert screen.orders.keys() == {0}
+    screen.undo()                                           # an undo: the players choose again
+    app.controller.road.join()
+    harness.frames(1)
+    assert screen.orders == {} and session.actions[-1]["seat"] == 1
+    assert made_by(every_turn) == [("attack", 0)]
+    harness.tap(next(b for b in screen.ids.actions.children if b.action and b.action["type"] == "stop_attacking"))
+    harness.frames(1)
+    assert screen.orders == {}                              # Stop: South's attack is one action again
+    assert made_by(lambda: harness.tap(screen.ids.primary)) == [("attack", 1)]
+    every_turn()                                            # North again: one attack, South's turn
+    made = made_by(every_turn)                              # South too: both attack, no touch between
+    assert len(made) > 2 and made == [("attack", (1 + n) % 2) for n in range(len(made))]
+    assert session.state["phase"] == "rewards" and screen.orders == {}     # ...to the battle's end
