@@ -129,3 +129,33 @@ def test_a_touch_is_for_the_game_open_when_it_was_made(store, road):
     gate.set()
     assert road.join()
     assert old.actions == [] and new.actions == [] and heard == []
+
+
+def test_a_whole_step_is_its_actions_in_turn_each_logged_and_a_refusal_stops_it(sams, road):
+    """``touch_steps``: the step names each next action from the state it is given; each is applied
+    as its own touch (one in the log each), until it names none; a refused one ends the step with
+    its ``rejected`` event and nothing after it is tried."""
+    road.attach(sams)
+    rng = Rng(2)
+    plays = []
+
+    def three_plays(state):
+        if len(plays) == 3:
+            return None
+        action = next(a for a in iter(lambda: sams.rules.random_action(state, rng), None) if a["type"] == "play")
+        plays.append(action)
+        return action
+    road.touch_steps(three_plays)
+    assert road.join()
+    assert sams.actions == plays and len(plays) == 3
+
+    heard, tried = [], []
+    sams.subscribe(lambda _s, events: heard.extend(events))
+
+    def refused_then_more(state):
+        tried.append(len(tried))
+        return {"type": "next_round", "seat": 0}           # not now: the round is not over
+    road.touch_steps(refused_then_more)
+    assert road.join()
+    assert tried == [0] and sams.actions == plays
+    assert [e["type"] for e in heard] == ["rejected"]

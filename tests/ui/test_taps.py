@@ -147,7 +147,8 @@ def test_vita_luna_attack_every_turn_stops_for_a_new_move_undo_and_stop(home):
     assert screen.ids.banner.text == "A creature of North's can move now: attacking every turn stops here"
 
     def every_turn():
-        harness.tap(next(b for b in screen.ids.actions.children if b.action and b.action["type"] == "attack_every_turn"))
+        harness.tap(next(b for b in screen.ids.actions.children
+                         if b.action and b.action["type"] == "attack_every_turn"))
         app.controller.road.join()
         harness.frames(2)
 

@@ -26,12 +26,13 @@ class VitaLunaTable(TableScreen):
     * **Attack every turn** (a player's standing choice, for this battle): that player attacks
       now and, on each of their later turns, at once, while no creature of theirs may move in
       the white row that could not when they chose it (:func:`movers`); one that may now (a
-      position came free beside it, a reserve card may come up) stops it, so do *Stop attacking every turn*, an undo and the battle's
-      end.  (A creature that could move then was left where it was by the player's choice; a
-      second free position for it does not ask again: a guess at what "attack every turn"
-      means to a player, which keeps a battle at two or three touches of it.)
-      Singular cards wait while it stands: that is the choice the player made.  When both
-      players chose it, the battle is fought to the next such stop with no touch between.
+      position came free beside it, a reserve card may come up) stops it, so do *Stop attacking
+      every turn*, an undo and the battle's end.  (A creature that could move then was left
+      where it was by the player's choice; a second free position for it does not ask again: a
+      guess at what "attack every turn" means to a player, which keeps a battle at two or three
+      touches of it.)  Singular cards wait while it stands: that is the choice the player made.
+      When both players chose it, the battle is fought to the next such stop with no touch
+      between.
     * **Both take their rewards**: the two reward cards after a battle (the rules name who takes
       which colour), taken unscanned as the single reward buttons take them; also offered on the
       battle's result.
@@ -43,6 +44,7 @@ class VitaLunaTable(TableScreen):
         if not hasattr(self, "_orders_trigger"):
             self._orders_trigger = Clock.create_trigger(self._follow_orders, 0)
         super().attach(controller, session)
+
     def build_board(self, board) -> None:
         side = 118 * self.bs()
         self.side_notes = [self.counter(f"hand.{seat}", ("Hand",), seat=seat, size_hint_x=None, width=side)
@@ -153,7 +155,6 @@ class VitaLunaTable(TableScreen):
                 return action
             return follow(state)
         self.send_steps(step)
-
 
     def _orders_step(self):
         """The next attack the standing orders make in ``state``, or None (a copy of the orders:
