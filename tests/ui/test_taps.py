@@ -109,8 +109,9 @@ def test_lifeforce_whole_steps_are_the_engines_actions_one_undo_each(home):
 def test_vita_luna_attack_every_turn_stops_for_a_new_move_undo_and_stop(home):
     """Attack every turn is the player's own standing choice, made of plain attacks: with one side's
     only, the other side's attack is one action; a creature of theirs that may newly move ends it
-    (said on the banner), so do Stop, an undo and the battle's end; with both sides' the battle is
-    fought with no touch between."""
+    (said on the banner), so do Stop, an undo and the battle's end; a confirm button pressed at
+    the table is followed as a touch is; with both sides' the battle is fought with no touch
+    between, to its end or a stop."""
     app = home
     session = start(app, "vitaluna")
     screen = table_screen(app)
@@ -171,6 +172,13 @@ def test_vita_luna_attack_every_turn_stops_for_a_new_move_undo_and_stop(home):
     assert screen.orders == {}                              # Stop: South's attack is one action again
     assert made_by(lambda: harness.tap(screen.ids.primary)) == [("attack", 1)]
     every_turn()                                            # North again: one attack, South's turn
+    # South's confirm button at the table (not a touch): North's attack follows it too
+    assert made_by(lambda: (app.controller.road.confirm(1), harness.frames(2))) == [("attack", 1), ("attack", 0)]
     made = made_by(every_turn)                              # South too: both attack, no touch between
-    assert len(made) > 2 and made == [("attack", (1 + n) % 2) for n in range(len(made))]
-    assert session.state["phase"] == "rewards" and screen.orders == {}     # ...to the battle's end
+    assert len(made) >= 2 and made == [("attack", (1 + n) % 2) for n in range(len(made))]
+    touches = 1
+    while session.state["phase"] == "battle":              # a stop: the seat to act chooses again
+        assert session.state["turn"]["seat"] not in screen.orders
+        every_turn()
+        touches += 1
+    assert touches <= 3 and session.state["phase"] == "rewards" and screen.orders == {}
