@@ -24,8 +24,6 @@ from companion.outfiles import OutputError, write_text
 from companion.records import SEED_RANGE, HiddenCards, RecordError, make_record, read_record, replay, shareable
 from companion.session import Session, Store
 from companion.table import GONE, SEEN, PadEvent
-from companion.solo import seat as solo_seat
-from companion.solo.player import make_player
 from companion.tags import VIRTUAL_COPIES, virtual_uid
 
 
@@ -146,6 +144,8 @@ def play_random(session: Session, seed: int, max_actions: int = 100_000,
     rng = Rng(seed ^ 0x5DEECE66D)
     rules = session.rules
     solo = _solo_player(session, seed) if companion_decides else None
+    if solo is not None:
+        from companion.solo import seat as solo_seat
     for _ in range(max_actions):
         if rules.is_over(session.state):
             return session.actions
@@ -158,6 +158,11 @@ def play_random(session: Session, seed: int, max_actions: int = 100_000,
 
 
 def _solo_player(session: Session, seed: int):
+    # The solo players are imported only for a game with a companion seat: the simulated table
+    # (the app's `run --sim`) imports this module, and Sam's player builds ~2.6 MB of tables
+    # when imported (companion.games.sams.playout), which a two-player table never uses.
+    from companion.solo import seat as solo_seat
+    from companion.solo.player import make_player
     if not solo_seat.has_solo_seat(session):
         return None
     return make_player(session.rules.name, session.options["solo_seat"], seconds=None,

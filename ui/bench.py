@@ -5,7 +5,8 @@ The parent process starts a child that runs the app exactly as `companion run
 spawning the child to its first frame (interpreter start and imports
 included).  Figures:
 
-* ``start_to_first_frame_s`` — process start → first frame on screen;
+* ``start_to_first_frame_s`` — process start → first frame on screen, the app's
+  bytecode compiled first as the Pi's units do (:func:`compile_bytecode`);
 * ``pad_event_to_widget_ms`` — a ``PadEvent`` reaching the app → the session
   has acted on it (its action committed to the database), the zone's widget
   shows the card, and the frame that draws it is handed to the window
@@ -64,6 +65,7 @@ def bench_ui(seconds: float = 2.0) -> dict:
     if not os.environ.get("DISPLAY"):
         return {"error": "no DISPLAY: start Xvfb (Xvfb :99 &) and set DISPLAY=:99"}
     env = dict(os.environ, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=tempfile.mkdtemp(prefix="kivy-"))
+    bytecode = compile_bytecode()
     started = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "ui.main", "bench", "ui-child", "--seconds", str(seconds)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -87,8 +89,28 @@ def bench_ui(seconds: float = 2.0) -> dict:
         result["rss_above_bare_window_mb"] = round(result["rss_mb"] - result["bare_window_rss_mb"], 1)
         result["rss_above_bare_window_after_games_mb"] = round(
             result["rss_after_games_mb"] - result["bare_window_rss_mb"], 1)
-    return {"ui": result, "aims": {"start_to_first_frame_s": 2.0, "pad_event_to_widget_ms_p99": 50,
-                                   "idle_cpu_percent": 3, "rss_above_bare_window_mb": 30}}
+    result["bytecode_compiled"] = bytecode
+    return {"ui": result, "aims": AIMS}
+
+
+#: issue 25's "no worse than today": the figures players feel, on the deployed app
+AIMS = {"start_to_first_frame_s": 1.5, "pad_event_to_widget_ms_p99": 25, "idle_cpu_percent": 2,
+        "rss_above_bare_window_after_games_mb": 30}
+
+
+def compile_bytecode() -> bool:
+    """Compile the app's modules as the Pi does before each start (the kiosk's venv unit runs
+    ``python3 -m compileall -q companion hardware ui``, since the app may not write its own
+    checkout): the start is then timed as players see it, not with ~70 modules compiled from
+    source, which with ``PYTHONDONTWRITEBYTECODE`` set (as in the kiosk's units and this
+    project's shells) every start would pay again.  False when they could not be written."""
+    import compileall
+    root = Path(__file__).resolve().parent.parent
+    try:
+        return all(compileall.compile_dir(str(root / package), quiet=2)
+                   for package in ("companion", "hardware", "ui"))
+    except OSError:
+        return False
 
 
 def run_bare_child() -> None:

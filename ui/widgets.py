@@ -131,11 +131,26 @@ def measure(text: str, font_size: float, bold: bool, width: float | None) -> tup
         core = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(width, None), halign="left")
         core.render()
         w, h = core._internal_size
-        word = max((core.get_extents(part)[0] for part in text.split()), default=0)
+        word = max((_word_width(core, part, key[1], bold) for part in text.split()), default=0)
         if len(_fit_cache) > 4000:
             _fit_cache.clear()
+            _word_cache.clear()
         _fit_cache[key] = found = (w, h, word)
     return found
+
+
+#: each word's width at a font size: a new sentence ("Lane 3: North attack 9 ≥ South defence 4")
+#: is mostly words measured before, and measuring each word again was most of the work of the
+#: pad event that ends a round in Sam's (docs/ui.md, the slowest pad events)
+_word_cache: dict[tuple, float] = {}
+
+
+def _word_width(core, word: str, font_size: float, bold: bool) -> float:
+    key = (word, font_size, bold)
+    width = _word_cache.get(key)
+    if width is None:
+        width = _word_cache[key] = core.get_extents(word)[0]
+    return width
 
 
 def forget_measures() -> None:
@@ -145,6 +160,7 @@ def forget_measures() -> None:
     the table's objects, so that some of the memory the freed table left could not go back
     (0.5 MB in `companion bench ui`'s reading after two games; docs/ui.md, memory)."""
     _fit_cache.clear()
+    _word_cache.clear()
 
 
 def fits(text: str, font_size: float, bold: bool, width: float, height: float) -> bool:

@@ -6,6 +6,9 @@ label keeps the scratch surface its text was drawn in, and a finished game's
 summary, dropped once read, comes back when the game is over again.
 """
 import gc
+import os
+import subprocess
+import sys
 import time
 import weakref
 
@@ -315,3 +318,17 @@ def test_a_rematch_opens_a_card_panel_made_for_the_new_game(home):
     harness.frames(2)
     assert again is not panel and again.parent is not None and again._session is app.controller.session
     again.dismiss()
+
+
+
+def test_the_simulated_table_imports_no_solo_player():
+    """What the app and its simulated table import for a two-player game leaves the solo players
+    out: Sam's player builds ~2.6 MB of tables when imported (companion.games.sams.playout), which
+    `companion bench ui` counted in the app's memory after two games (docs/ui.md, "Start and
+    memory, issue 25"). A fresh interpreter: this one has imported everything."""
+    probe = ("import sys, ui.controller, hardware.sources, companion.cli; companion.cli.build_parser(); "
+             "print(sorted(m for m in sys.modules if m.startswith(('companion.solo', 'companion.games.sams.playout'))))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"

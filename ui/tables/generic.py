@@ -528,9 +528,11 @@ class TableScreen(Screen):
         board away from ``zones``, the zones they tell of."""
         feed = self.ids.feed
         room = feed.width - 16 * self.fs()
+        # only the last few can be shown: the card that ends a round in Sam's tells eleven things,
+        # and fitting each of them was most of that card's way to the screen
         fitted = [next((c for c in shorter(t) if t.startswith(c) and measure("• " + c, feed.font_size, feed.bold,
                                                                               None)[0] <= room), t)
-                  for t in texts if t]
+                  for t in [t for t in texts if t][-feed.MAX_LINES:]]
         if fresh:
             feed.lines = []
         shown = (list(feed.lines) + fitted)[-feed.MAX_LINES:]
@@ -559,7 +561,9 @@ class TableScreen(Screen):
         text = "\n".join("• " + line for line in lines)
         height = measure(text, feed.font_size, feed.bold, feed.width - 16 * self.fs())[1] + 12 * self.fs() \
             if lines else 0
-        boxes = [self.zone_boxes[z] for z in zones if z in self.zone_boxes]
+        # each zone's place in the window, once: not once for each of the nine places tried
+        rects = [(*box.to_window(box.x, box.y), box.width, box.height)
+                 for box in (self.zone_boxes[z] for z in set(zones) if z in self.zone_boxes)]
         board_x, board_y = board.to_window(board.x, board.y)
 
         def covered(place: str) -> float:
@@ -567,10 +571,9 @@ class TableScreen(Screen):
             x0 = feed_x(horizontal, board_x, board.width - self.drawer_width, feed.width)
             y0 = feed_y(vertical, board_y + self.tray_height, board.height - self.tray_height, height)
             area = 0.0
-            for box in boxes:
-                bx, by = box.to_window(box.x, box.y)
-                dx = min(x0 + feed.width, bx + box.width) - max(x0, bx)
-                dy = min(y0 + height, by + box.height) - max(y0, by)
+            for bx, by, bw, bh in rects:
+                dx = min(x0 + feed.width, bx + bw) - max(x0, bx)
+                dy = min(y0 + height, by + bh) - max(y0, by)
                 area += max(dx, 0) * max(dy, 0)
             return area
 

@@ -132,11 +132,18 @@ class SamsTable(TableScreen):
         return super().note_choices(ev)
 
     def show_outcome(self, ev: dict) -> None:
-        # The lanes' results come from the view (they stay until the next round); keep the
-        # engine's sentence for each lane as its reason.
-        if isinstance(ev.get("lane"), int):
-            self._lane_texts[ev["lane"]] = ev.get("text", "")
-            self.show_view(self.view)
+        # The lanes' results come from the view (they stay until the next round), which the
+        # screen has just shown; keep the engine's sentence for each lane as its winner's reason.
+        # Only that reason changes: showing the whole view again for each of the five lanes was
+        # most of the work of the card that ends a round (docs/ui.md, the slowest pad events).
+        lane = ev.get("lane")
+        if not isinstance(lane, int):
+            return
+        self._lane_texts[lane] = ev.get("text", "")
+        last = self.view.get("detail", {}).get("last_round")
+        result = last["lanes"][lane] if last else None
+        if result is not None and result["outcome"] == "win":
+            self.zone_boxes[f"{result['winner']}.lane{lane + 1}"].reason = self.lane_reason(lane, result)
 
     def clear_outcomes(self) -> None:
         if self.view.get("detail", {}).get("last_round") is None:
