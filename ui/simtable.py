@@ -94,6 +94,8 @@ class SimPanel(BoxLayout):
     deck_rows = NumericProperty(1)
     #: the search field is offered (not for a solo game's dealt hand of a few cards)
     searchable = BooleanProperty(True)
+    #: the top of the search keyboard docked along the window's bottom (0: none): the tray lies on it
+    keyboard_top = NumericProperty(0)
     #: "Place all 13" when every card of the hand goes on one zone now, else ""
     place_all_text = StringProperty("")
     page = NumericProperty(0)
@@ -204,7 +206,7 @@ class SimPanel(BoxLayout):
             self.deck_rows = 1 if solo_buttons else 0
             self._dock_decks()
             screen.drawer_width, screen.tray_height = 0, height
-            self.pos, self.size = (0, low), (Window.width, height)
+            self.pos, self.size = (0, max(low, self.keyboard_top)), (Window.width, height)
             return
         self.tray = False
         self.deck_rows = solo_buttons or 1        # a solo game's buttons stacked: each keeps its words whole
@@ -499,6 +501,9 @@ class SimPanel(BoxLayout):
         takes it on now, or the zone touched first); else the next zone touched gets it."""
         screen = self.screen
         screen.sim_lifting = False
+        keyboard = getattr(screen, "_keyboard", None)
+        if keyboard is not None and keyboard.shown:
+            keyboard.done()                  # the card found: the zones it goes on come back in sight
         zones = self.zones_for(card_id)
         armed = [z for z in screen.sim_zones.values() if z in zones]
         if armed:
