@@ -130,6 +130,11 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def sqlite_time(seconds: float) -> str:
+    """Unix time as SQLite's ``datetime('now')`` writes it (UTC, "2026-11-21 14:03:07")."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds))
+
+
 def dumps(data) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
@@ -215,6 +220,9 @@ class Store:
         self.on_change: Callable | None = None
         self._dir_lock: paths.DataDirLock | None = None
         self.db: sqlite3.Connection | None = None
+        #: the table's clock (Unix seconds) that stamps games and actions: the wall clock; a
+        #: screenshot script may pace it as people play (tests/ui/shots_window.py)
+        self.clock: Callable[[], float] = time.time
         if (linked := paths.link_problem(self.path)) is not None:
             raise StoreError(linked, self.path)
         if readonly:
@@ -404,8 +412,9 @@ class Store:
 
     def create_game(self, game: str, options: dict, seed: int) -> int:
         with self.tx() as db:
-            cur = db.execute("INSERT INTO games(game, options, seed) VALUES (?, ?, ?)",
-                             (game, dumps(options), int(seed)))
+            now = self.now()
+            cur = db.execute("INSERT INTO games(game, options, seed, created, updated) VALUES (?, ?, ?, ?, ?)",
+                             (game, dumps(options), int(seed), now, now))
             return cur.lastrowid
 
     def load_game(self, game_id: int) -> tuple[str, dict, int, list[dict], list[dict]]:
@@ -444,17 +453,21 @@ class Store:
         rows = self.games("playing")
         return rows[0] if rows else None
 
+    def now(self) -> str:
+        """This moment by the table's clock, as the games table keeps times."""
+        return sqlite_time(self.clock())
+
     def abandon(self, game_id: int) -> None:
         with self.tx() as db:
-            db.execute("UPDATE games SET status='abandoned', updated=datetime('now') WHERE id=? AND status='playing'",
-                       (game_id,))
+            db.execute("UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'",
+                       (self.now(), game_id))
 
     def restore(self, game_id: int) -> bool:
         """Undo :meth:`abandon`: the game is playing again (its log was never touched).
         Returns False when ``game_id`` was not an abandoned game."""
         with self.tx() as db:
-            cur = db.execute("UPDATE games SET status='playing', updated=datetime('now') "
-                             "WHERE id=? AND status='abandoned'", (game_id,))
+            cur = db.execute("UPDATE games SET status='playing', updated=? "
+                             "WHERE id=? AND status='abandoned'", (self.now(), game_id))
             return cur.rowcount == 1
 
 
@@ -615,8 +628,8 @@ class Session:
         over = self.rules.is_over(state)
         seq = len(self._actions) + 1
         with self.store.tx() as db:
-            db.execute("INSERT INTO actions(game_id, seq, action, t_ms) VALUES (?, ?, ?, ?)",
-                       (self.id, seq, dumps(action), now_ms()))
+            db.execute("INSERT INTO actions(game_id, seq, action, at, t_ms) VALUES (?, ?, ?, ?, ?)",
+                       (self.id, seq, dumps(action), *self._stamp()))
             db.execute("DELETE FROM redo WHERE game_id = ?", (self.id,))
             self._mark(db, state, over)
             self._tell(db, "act", state, events)
@@ -654,8 +667,8 @@ class Session:
         state, events = self.rules.apply(self.state, action)
         seq = len(self._actions) + 1
         with self.store.tx() as db:
-            db.execute("INSERT INTO actions(game_id, seq, action, t_ms) VALUES (?, ?, ?, ?)",
-                       (self.id, seq, dumps(action), now_ms()))
+            db.execute("INSERT INTO actions(game_id, seq, action, at, t_ms) VALUES (?, ?, ?, ?, ?)",
+                       (self.id, seq, dumps(action), *self._stamp()))
             db.execute("DELETE FROM redo WHERE game_id = ? AND seq = ?", (self.id, len(self._redo)))
             self._mark(db, state, self.rules.is_over(state))
             self._tell(db, "redo", state, events)
@@ -664,14 +677,20 @@ class Session:
         self._actions.append(action)
         return self._notify(events)
 
+    def _stamp(self) -> tuple[str, int]:
+        """When an action is logged, by the table's clock: the log's time and Unix milliseconds."""
+        seconds = self.store.clock()
+        return sqlite_time(seconds), int(seconds * 1000)
+
     def _mark(self, db, state: State, over: bool) -> None:
         """The game's status after this change; an abandoned game takes no more actions."""
         if over:
-            cur = db.execute("UPDATE games SET status='over', result=?, updated=datetime('now') "
-                             "WHERE id=? AND status != 'abandoned'", (dumps(self.rules.result(state)), self.id))
+            cur = db.execute("UPDATE games SET status='over', result=?, updated=? "
+                             "WHERE id=? AND status != 'abandoned'",
+                             (dumps(self.rules.result(state)), self.store.now(), self.id))
         else:
-            cur = db.execute("UPDATE games SET status='playing', result=NULL, updated=datetime('now') "
-                             "WHERE id=? AND status != 'abandoned'", (self.id,))
+            cur = db.execute("UPDATE games SET status='playing', result=NULL, updated=? "
+                             "WHERE id=? AND status != 'abandoned'", (self.store.now(), self.id))
         if cur.rowcount != 1:
             raise IllegalAction(f"game #{self.id} was abandoned; start or resume another game")
 

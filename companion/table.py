@@ -175,7 +175,7 @@ class Layout:
         labels = {z.id: z.label for z in zones if hasattr(z, "label")}
         missing = [f"{z} ({labels[z]})" if z in labels else z for z in zone_ids if z not in mapped]
         if missing:
-            problems.append("no pad for zone(s) " + ", ".join(missing))
+            problems.append(f"no pad for {'zone' if len(missing) == 1 else 'zones'} " + ", ".join(missing))
         if problems:
             raise ProfileError(f"{source} [layouts.{self.game}]: " + "; ".join(problems))
 

@@ -155,7 +155,7 @@ def check(doc, schema: dict, source: str, text: str | None = None, fmt: str = "j
     field = field_name(path)
     message = error.message
     if error.validator == "additionalProperties":
-        message = message.replace("Additional properties are not allowed", "unknown key(s)")
+        message = message.replace("Additional properties are not allowed", "unknown keys")
     raise InputError(f"{where}: {field + ': ' if field else ''}{_short(message)}")
 
 

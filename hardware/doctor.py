@@ -100,7 +100,7 @@ def reader_process_report(data_dir=None) -> tuple[str, bool] | None:
         line += (f": no heartbeat for {info.get('silent_s')} s (the limit is {info.get('silence_limit_s')} s) — "
                  f"stopped or stuck; the companion kills and restarts it if it stays silent")
     if info.get("restarts"):
-        line += f"; restarted {info['restarts']} time(s), last because: {info.get('last_failure')}"
+        line += f"; restarted {info['restarts']} time{'' if info['restarts'] == 1 else 's'}, last because: {info.get('last_failure')}"
     if state == "restarting" and info.get("next_restart_s") is not None:
         line += f"; next start after {info['next_restart_s']:g} s"
     if state in ("running", "not answering") and isinstance(pid, int) and pid > 0:
@@ -188,7 +188,7 @@ def doctor(profile=None, seconds: float = 2.0, out=None, emulate: bool = False, 
         overlay = ", dtoverlay=spi1-3cs" if 1 in buses else ""
         problems.append(
             f"this machine has no SPI bus {' or '.join(map(str, buses))} (no /dev/spidev* device), so "
-            f"{len(missing_spi)} RC522 reader(s) cannot be reached. On the Pi: add dtparam=spi=on{overlay} to "
+            f"{len(missing_spi)} RC522 {'reader' if len(missing_spi) == 1 else 'readers'} cannot be reached. On the Pi: add dtparam=spi=on{overlay} to "
             f"/boot/firmware/config.txt (see firmware_config/pi/) and reboot; elsewhere, try "
             f"'companion doctor --emulate' to see a healthy table")
     for r in readers:

@@ -212,7 +212,7 @@ def _parse_led(raw: dict, n: int, problems: list[str], users: "_PinUsers", pads)
     if pads:
         unknown = [p for p in lane_pads if p not in pads]
         if unknown:
-            problems.append(f"{name}: no reader has pad(s) {', '.join(unknown)}")
+            problems.append(f"{name}: no reader has {'pad' if len(unknown) == 1 else 'pads'} {', '.join(unknown)}")
             ok = False
     common_anode = raw.get("common_anode", False)
     if not isinstance(common_anode, bool):
@@ -286,7 +286,7 @@ def _tables(doc: dict, key: str, problems: list[str]) -> list[dict]:
 def _unknown_keys(raw: dict, known: set[str], name: str, problems: list[str]) -> None:
     unknown = sorted(set(raw) - known)
     if unknown:
-        problems.append(f"{name}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        problems.append(f"{name}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)} (known: {', '.join(sorted(known))})")
 
 
 def board_model(path: str = "/proc/device-tree/model") -> str:

@@ -131,7 +131,7 @@ def reading_plan(profile: TableProfile) -> ReadingPlan:
         problems.append(f"[reading] spi_hz must be a whole number of Hz from {SPI_HZ_RANGE[0]:_} to "
                         f"{SPI_HZ_RANGE[1]:_} (the RC522 reads up to 10 MHz; 1_000_000 suits long wires), not {hz!r}")
     if unknown:
-        problems.append(f"[reading]: unknown setting(s) {', '.join(sorted(unknown))}")
+        problems.append(f"[reading]: unknown {'setting' if len(unknown) == 1 else 'settings'} {', '.join(sorted(unknown))}")
     if fields is not None and fields not in FIELD_MODES:
         problems.append(f"[reading] fields must be \"switched\" or \"on\", not {fields!r}")
     if problems:
@@ -237,7 +237,7 @@ def _check_reader(raw: dict, name: str, problems: list[str]) -> ReaderSpec | Non
             problems.append(f"{name}: reset_gpio must be a BCM pin 2-27, not {reset!r}")
         unknown = set(raw) - {"id", "kind", "bus", "cs", "cs_gpio", "reset_gpio", "pads"}
         if unknown:
-            problems.append(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
+            problems.append(f"{name}: unknown {'setting' if len(unknown) == 1 else 'settings'} {', '.join(sorted(unknown))}")
         if len(problems) > before:
             return None
         return ReaderSpec(reader_id, kind, tuple(pads), bus=bus, cs=cs, cs_gpio=cs_gpio, reset_gpio=reset)
@@ -254,7 +254,7 @@ def _check_reader(raw: dict, name: str, problems: list[str]) -> ReaderSpec | Non
             problems.append(f"{name}: the bridge polls at most 16 readers, {len(pads)} pads given")
         unknown = set(raw) - {"id", "kind", "port", "usb_serial", "pads"}
         if unknown:
-            problems.append(f"{name}: unknown setting(s) {', '.join(sorted(unknown))}")
+            problems.append(f"{name}: unknown {'setting' if len(unknown) == 1 else 'settings'} {', '.join(sorted(unknown))}")
         if len(problems) > before:
             return None
         return ReaderSpec(reader_id, kind, tuple(pads), port=port, usb_serial=usb_serial)

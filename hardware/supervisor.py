@@ -197,7 +197,7 @@ class SupervisedTable(TableSource):
             if not alive and self.restart_delays:
                 detail += f"; next start in {self.restart_delays[-1]:g} s"
         if self.callback_errors:
-            detail += (f"; the app's handler of reader events failed {self.callback_errors} time(s), "
+            detail += (f"; the app's handler of reader events failed {self.callback_errors} time{'' if self.callback_errors == 1 else 's'}, "
                        f"last: {self.last_callback_error}")
         head = {"id": "reader-process", "kind": "process", "ok": alive and silence is None, "detail": detail,
                 "restarts": self.restarts, "last_failure": self.last_failure,

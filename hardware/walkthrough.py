@@ -419,7 +419,7 @@ class Walkthrough:
                 advice.append(f"pad {r.pad}: {r.taps_seen} of 5 taps seen — hold each card on the pad a moment "
                               f"longer, and keep the pile off the antenna")
             if r.fumble_events:
-                advice.append(f"pad {r.pad}: lifting a card and putting it back gave {r.fumble_events} event(s) — the "
+                advice.append(f"pad {r.pad}: lifting a card and putting it back gave {r.fumble_events} {'event' if r.fumble_events == 1 else 'events'} — the "
                               f"card was out of the field longer than {self.table.debouncer.lift_s * 1000:.0f} ms, or "
                               f"this pad misses reads: check its read rate and the sticker's place")
             if r.drag and r.drag != self.nearest(r.pad)[0]:

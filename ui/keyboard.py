@@ -1,6 +1,8 @@
 """A keyboard docked at the bottom of the screen, for players' names and the card search on a
-touchscreen (the table screen docks one with digits over the window for the card drawer's
-search: :meth:`ui.tables.generic.TableScreen.search_keyboard`).
+touchscreen (the table screen docks one with digits for the card drawer's search, in the
+drawer at 1280×800 and under the lifted tray at 800×480:
+:meth:`ui.tables.generic.TableScreen.search_keyboard`).  It is solid: nothing under it shows
+between its keys.
 
 The Pi's touchscreen has no keys, and Kivy's own VKeyboard floats over the
 form and loads a dozen layouts; names need letters, a space, a hyphen and
@@ -39,9 +41,10 @@ class DockedKeyboard(BoxLayout):
         self.rows = len(rows) + 1
         self._letters: list[BigButton] = []
         for row in rows:
-            line = BoxLayout(spacing=self.spacing)
+            line = BoxLayout(spacing=self.spacing * 2 / 3)
             for ch in row:
-                key = BigButton(text=ch)
+                # at least a touch target of the small screen: ten keys fit the 1280×800 card drawer
+                key = BigButton(text=ch, size_hint_min_x=theme.TOUCH)
                 key.bind(on_release=lambda b: self.type(b.text))
                 self._letters.append(key)
                 line.add_widget(key)

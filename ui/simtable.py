@@ -9,10 +9,11 @@ virtual tag (:func:`companion.tags.virtual_uid`) is put on that pad with
 ``source.place(pad, uid)``, and the source emits exactly the pad event a real
 reader would.  The session cannot tell the difference.
 
-The panel is not a modal view: it lies over the half of the screen away from
-the zones it feeds (the chosen seat's, or the active seat's, and the shared
-ones), and touches outside it reach the table, so several cards can be played
-without reopening it.  It is built once per table and keeps its search,
+The panel is not a modal view and covers nothing of the board: at 1280×800 a
+drawer beside it, at 800×480 a tray under it (the board gives up that room),
+so every zone, the turn badge, Undo and the confirm button stay in sight and
+in reach, and the panel never changes sides as the turn does; touches outside
+it reach the table, so several cards can be played without reopening it.  It is built once per table and keeps its search,
 filter and page while it is closed and reopened.  It never shows which card
 lies where; a card's face and values are the players' own knowledge.
 
@@ -88,6 +89,13 @@ class SimPanel(BoxLayout):
     deck_name = StringProperty(PLAYABLE)
     #: laid as a one-row tray under the board (a window too narrow for a drawer beside it)
     tray = BooleanProperty(False)
+    #: rows of buttons over the cards: the deck choices (one row), a solo game's draw and play
+    #: buttons (stacked in the drawer, one row in the tray), none in a two-player tray
+    deck_rows = NumericProperty(1)
+    #: the search field is offered (not for a solo game's dealt hand of a few cards)
+    searchable = BooleanProperty(True)
+    #: the top of the search keyboard docked along the window's bottom (0: none): the tray lies on it
+    keyboard_top = NumericProperty(0)
     #: "Place all 13" when every card of the hand goes on one zone now, else ""
     place_all_text = StringProperty("")
     page = NumericProperty(0)
@@ -175,13 +183,6 @@ class SimPanel(BoxLayout):
             self.parent.remove_widget(self)
         self.shown = False
 
-    def _fed_boxes(self) -> list:
-        session = self.screen.session
-        seat = self.fed_seat
-        if seat is None and session is not None:
-            seat = session.view(None).get("active_seat")
-        return [b for b in self.screen.zone_boxes.values() if b.seat is None or seat is None or b.seat == seat]
-
     def _place(self, *_args) -> None:
         """A drawer beside the board, between the top bar and the bottom bar: the table screen
         narrows its board by the drawer's width (``drawer_width``), so no zone, no turn badge,
@@ -193,51 +194,41 @@ class SimPanel(BoxLayout):
         low = bottom.to_window(bottom.x, bottom.top)[1]
         high = top.to_window(top.x, top.y)[1]
         self.size_hint = (None, None)
-        if self.solo is not None:
-            screen.drawer_width = screen.tray_height = 0
-            self.tray = False
-            self._place_band()
-            return
+        app = App.get_running_app()
+        fs, scale, bs = (app.fscale, app.scale, app.bscale) if app else (1.0, 1.0, 1.0)
+        solo_buttons = len(self.solo.children) if self.solo is not None else 0
         if Window.width < DRAWER_MIN_WINDOW:
-            # 800×480: a tray one card tall between the board and the bottom bar; the board
-            # gives up that height (its zones keep their words whole: tests/ui/test_simtable.py)
-            app = App.get_running_app()
-            fs, scale = (app.fscale, app.scale) if app else (1.0, 1.0)
-            height = round(TRAY_CARD_HEIGHT * fs + 8 * scale)
+            # 800×480: a tray one card tall between the board and the bottom bar (a solo game's
+            # draw and play buttons in a row above the cards); the board gives up that height (its
+            # zones keep their words whole: tests/ui/test_simtable.py, tests/ui/test_solo.py)
+            height = round(TRAY_CARD_HEIGHT * fs + 8 * scale) + (round((theme.TOUCH + 4) * bs) if solo_buttons else 0)
             self.tray = True
+            self.deck_rows = 1 if solo_buttons else 0
+            self._dock_decks()
             screen.drawer_width, screen.tray_height = 0, height
-            self.pos, self.size = (0, low), (Window.width, height)
+            self.pos, self.size = (0, max(low, self.keyboard_top)), (Window.width, height)
             return
         self.tray = False
+        self.deck_rows = solo_buttons or 1        # a solo game's buttons stacked: each keeps its words whole
+        self._dock_decks()
         width = round(Window.width * DRAWER_SHARE)
         screen.drawer_width, screen.tray_height = width, 0
         self.pos, self.size = (Window.width - width, low), (width, max(0, high - low))
 
-    def _place_band(self) -> None:
-        """A solo game's panel (its draw and play row needs the window's width): over the larger
-        free band of the window above or below the zones being fed."""
-        if not self.shown:
+    def _dock_decks(self) -> None:
+        """The deck choices (a solo game's buttons) between the search and the cards in the drawer;
+        in the tray a solo game's buttons make a row of their own above the cards."""
+        decks, line = self.ids.decks, self.ids.line
+        home = self if self.tray and self.solo is not None else line
+        if self.solo is not None:
+            self.solo.orientation = "horizontal" if self.tray else "vertical"
+        if decks.parent is home:
             return
-        app = App.get_running_app()
-        scale = app.scale if app else 1.0
-        # room for a row of cards under the search bar; a solo panel also holds its draw and play rows
-        minimum = (5 if self.solo is not None else 3) * theme.TOUCH * scale
-        below = above = 0
-        # The zones fed now; with no room beside them all, at least the shared ones stay free.
-        for boxes in (self._fed_boxes(), [b for b in self.screen.zone_boxes.values() if b.seat is None]):
-            if not boxes:
-                continue
-            below = min(b.to_window(b.x, b.y)[1] for b in boxes)
-            above = Window.height - max(b.to_window(b.x, b.top)[1] for b in boxes)
-            if max(below, above) >= minimum:
-                break
-        if max(below, above) < minimum:            # no room anywhere: the near half
-            below, above = Window.height * 0.5, 0
-        self.size_hint = (None, None)
-        if below >= above:
-            self.pos, self.size = (0, 0), (Window.width, below)
+        decks.parent.remove_widget(decks)
+        if home is self:
+            self.add_widget(decks, index=len(self.children))           # the top row
         else:
-            self.pos, self.size = (0, Window.height - above), (Window.width, above)
+            line.add_widget(decks, index=len(line.children) - 1)       # under the search row
 
     def fill(self) -> None:
         """The current page of cards matching the search and the deck filter."""
@@ -254,7 +245,8 @@ class SimPanel(BoxLayout):
         if self.tray:
             # the row's width less what the tray's buttons take (simtable.kv), arrows only when needed
             bs = app.bscale if app else 1.0
-            room = self.width - 8 * (app.scale if app else 1.0) - 12 * bs - (88 + 64 + 20 + 172) * bs \
+            room = self.width - 8 * (app.scale if app else 1.0) - 12 * bs \
+                - ((88 if self.searchable else 0) + 64 + 20 + 172) * bs \
                 - (118 * bs if self.place_all_text else 0)
             cols = max(1, int(room // wide))
             if len(cards) > cols:
@@ -469,8 +461,7 @@ class SimPanel(BoxLayout):
             return
         if self.solo is not None:
             # A hand of a few cards needs no search and no filter: the row draws and plays instead.
-            query = self.ids.query
-            query.size_hint_x, query.width, query.opacity, query.disabled = None, 0, 0, True
+            self.searchable = False
             box.add_widget(self.solo)
             return
         app = App.get_running_app()
@@ -511,6 +502,9 @@ class SimPanel(BoxLayout):
         (``sim_default_zone``); else the next zone touched gets it."""
         screen = self.screen
         screen.sim_lifting = False
+        keyboard = getattr(screen, "_keyboard", None)
+        if keyboard is not None and keyboard.shown:
+            keyboard.done()                  # the card found: the zones it goes on come back in sight
         zones = self.zones_for(card_id)
         armed = [z for z in screen.sim_zones.values() if z in zones]
         default = screen.sim_default_zone(card_id, zones) if len(zones) > 1 else None

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion import paths
 from companion.club.config import ClubConfig, ClubError, HubConfig, club_path, joined_club
+from companion.words import counted
 
 
 def add_commands(sub) -> None:
@@ -153,7 +154,7 @@ def club_status(data_dir: Path | None = None, timeout: float = 2.0) -> str:
         try:
             with Store(paths.database_path(data_dir), readonly=True) as store, store.read() as db:
                 n = db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
-            waiting = f"; {n} change(s) wait for the hub's acknowledgement"
+            waiting = f"; {counted(n, 'change')} {'waits' if n == 1 else 'wait'} for the hub's acknowledgement"
         except (StoreError, Exception) as exc:          # an older file has no outbox: nothing waits
             waiting = "" if "outbox" in str(exc) else f"; the games database cannot be read ({exc})"
     return (f"Club: table {club.table!r} at broker {b.host}:{b.port} "

@@ -373,7 +373,7 @@ class BridgeReader:
             detail += f", firmware {self.firmware or 'unknown'}, {self.lines} lines, {self.lost} lost, {self.garbled} garbled"
             if self.repeated or self.out_of_order or self.restarts:
                 detail += (f", {self.repeated} repeated and {self.out_of_order} out-of-order sequence numbers, "
-                           f"{self.restarts} restart(s)")
+                           f"{self.restarts} {'restart' if self.restarts == 1 else 'restarts'}")
             if silent is not None:
                 detail += (f"; no line for {silent:.1f} s — the bridge has stopped reporting "
                            f"(its watchdog should restart it; if not, unplug it and plug it back)")
@@ -387,7 +387,7 @@ class BridgeReader:
             detail += "; " + faults
         if self.unreadable:
             latest = list(self.unreadable.items())[-3:]
-            detail += f"; {len(self.unreadable)} tag(s) with an unreadable card id: " + "; ".join(
+            detail += f"; {len(self.unreadable)} {'tag' if len(self.unreadable) == 1 else 'tags'} with an unreadable card id: " + "; ".join(
                 f"tag {uid}: unreadable card id ({why})" for uid, why in latest)
         ok = self.connected and not faults and silent is None and nonsense < NONSENSE_AT
         return {"id": self.spec.id, "kind": "bridge", "ok": ok, "detail": detail,

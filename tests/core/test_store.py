@@ -383,3 +383,23 @@ def test_a_version_2_database_gains_action_times_and_the_outbox(tmp_path):
         session.act({"type": "play", "seat": 1, "lane": 0, "card": "sams.2c"})
         at = session.record()["at"]
         assert at[0] is None and at[1].endswith("Z")
+
+
+def test_the_table_clock_stamps_the_game_and_each_action(tmp_path):
+    """The games table and the action log take their times from the store's clock (the wall clock,
+    or a script's paced one): a game whose actions came minutes apart lasts minutes."""
+    from ui.story import duration_text
+    store = Store(tmp_path / "companion.sqlite3")
+    moments = iter(range(1_700_000_000, 1_700_100_000, 150))       # 150 s between two readings
+    store.clock = lambda: next(moments)
+    session = Session.start(store, "sams", {"players": ["A", "B"]}, seed=3)
+    rng = Rng(3)
+    for _ in range(4):
+        session.act(session.rules.random_action(session.state, rng))
+    info = next(g for g in store.games() if g.id == session.id)
+    assert info.created == "2023-11-14 22:13:20"
+    assert duration_text(info.created, info.updated) == "20 min"    # 8 readings after the start
+    times = [r[0] for r in store.db.execute("SELECT t_ms FROM actions WHERE game_id = ? ORDER BY seq",
+                                            (session.id,))]
+    assert [b - a for a, b in zip(times, times[1:])] == [300_000] * 3
+    store.close()

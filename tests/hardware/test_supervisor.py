@@ -164,7 +164,7 @@ def test_a_callback_that_raises_does_not_kill_the_supervisor(caplog):
         os.kill(first, signal.SIGKILL)                            # and the thread still restarts children
         assert _wait(lambda: table.restarts == 1 and table.status()[0]["ok"] and table.pid != first)
         head = table.status()[0]
-        assert "handler of reader events failed 1 time(s), last: ValueError: the screen went away" in head["detail"]
+        assert "handler of reader events failed 1 time, last: ValueError: the screen went away" in head["detail"]
         assert sum("the screen went away" in r.getMessage() for r in caplog.records) == 1
     finally:
         table.close()

@@ -48,7 +48,7 @@ def test_the_ten_pad_table_borrows_spidev1_2_for_its_gpio_chip_selects():
     (rc522("a", "p", bus=0, cs=0, cs_gpio=5), "either cs"),
     (rc522("a", "p", bus=0, cs_gpio=9), "pin of an SPI bus"),
     (rc522("a", "p", bus=0, cs=0, reset_gpio=40), "reset_gpio must be a BCM pin"),
-    (rc522("a", "p", bus=0, cs=0, speed=3), "unknown setting(s) speed"),
+    (rc522("a", "p", bus=0, cs=0, speed=3), "unknown setting speed"),
     ({"id": "a", "kind": "rc522", "bus": 0, "cs": 0, "pads": ["p", "q"]}, "exactly one pad"),
     ({"id": "a", "kind": "nfc", "pads": ["p"]}, 'kind must be "rc522" or "bridge"'),
     ({"id": "a", "kind": "bridge", "pads": ["p"]}, "needs port"),

@@ -82,7 +82,7 @@ def test_doctor_shows_the_reader_process_last_word(tmp_path, monkeypatch):
     from hardware.doctor import doctor
     out = io.StringIO()
     doctor(profile=TABLES / "table-2pad.toml", seconds=0.1, out=out, emulate=True)
-    assert ("Reader process of the companion: running (pid 4242, at 2026-11-23 12:00:00); restarted 2 time(s), "
+    assert ("Reader process of the companion: running (pid 4242, at 2026-11-23 12:00:00); restarted 2 times, "
             "last because: killed by signal SIGKILL") in out.getvalue()
 
 

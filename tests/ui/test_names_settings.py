@@ -65,3 +65,15 @@ def test_settings_text_size_brightness_sound_lights_and_readers(home, tmp_path):
     app.controller.source.lift("scan", "04A1B2C3D4E5F6")
     settings.backlight_root = settings.__class__.backlight_root
     harness.tap(harness.button("Back"))
+
+
+def test_settings_names_the_games_file_as_its_owner_writes_it(monkeypatch, tmp_path):
+    """Settings says where the games are kept as a newcomer's Pi has it, "~/.local/share/…", not
+    the home directory's whole path; a --data-dir elsewhere is written whole."""
+    from companion import paths
+    from ui.screens.settings import home_relative
+    monkeypatch.setenv("HOME", str(tmp_path / "home" / "pi"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    default = paths.database_path(paths.data_dir(create=False))
+    assert home_relative(default) == "~/.local/share/tabletop-companion/companion.sqlite3"
+    assert home_relative("/srv/club/companion.sqlite3") == "/srv/club/companion.sqlite3"

@@ -4,6 +4,7 @@
 * Redraw throws a hand away only on a second tap;
 * leaving a game in progress (Menu, then another game) says so and offers to keep or abandon it.
 """
+from kivy.core.window import Window
 from kivy.graphics import Color, Line
 
 from companion.engine import Rng
@@ -100,31 +101,83 @@ def test_leaving_a_game_in_progress_says_so_and_offers_to_keep_or_abandon_it(hom
     assert harness.button("Restore the abandoned Lifeforce Battle (game #%d, 0 actions)" % lifeforce)
 
 
-def test_the_card_search_opens_the_on_screen_keyboard_and_its_keys_find_the_card(home):
+def window_rect(w) -> tuple:
+    x, y = w.to_window(w.x, w.y)
+    return x, y, x + w.width, y + w.height
+
+
+def covers(a, b) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def gaps_between_keys(board, picture) -> set:
+    """The colours seen in the gaps between the keyboard's first two rows, across its width."""
+    rows = [line for line in reversed(board.children)]
+    upper, lower = rows[0], rows[1]
+    y = round((lower.to_window(lower.x, lower.top)[1] + upper.to_window(upper.x, upper.y)[1]) / 2)
+    x0, _y, x1, _t = window_rect(board)
+    return {picture.getpixel((x, picture.height - 1 - y))[:3] for x in range(int(x0) + 1, int(x1) - 1)}
+
+
+def test_the_card_search_opens_the_on_screen_keyboard_and_its_keys_find_the_card(home, tmp_path):
     """Issue 25, item 6: a touchscreen has no keys; touching the drawer's search brings the docked
-    keyboard (digits too: "10h"), whose keys type into the search; Done docks it away."""
+    keyboard (digits too: "10h"), whose keys type into the search; Done docks it away.  The keyboard
+    is solid (nothing of the board shows between its keys) and hides nothing the search needs: at
+    800×480 it lies along the window's bottom with the tray lifted onto it (the field and the match
+    above the keys, the turn badge and Undo in sight), at 1280×800 in the drawer's lower part (no
+    zone, no bar covered); touching the match docks it away, the lanes it may go on back in sight."""
+    from PIL import Image
     from ui.keyboard import DockedKeyboard
     from ui.simtable import open_panel
     app = home
-    start(app, "sams")
+    session = start(app, "sams")
     screen = table_screen(app)
     panel = open_panel(screen)
     try:
         harness.frames(2)
+        tray = window_rect(panel)
         harness.tap(panel.ids.query)
         board = next(w for w in harness.walk() if isinstance(w, DockedKeyboard))
         assert board.shown and board.height > 0 and board.target is panel.ids.query
-        field = panel.ids.query
-        fx, fy = field.to_window(field.x, field.y)
-        assert not (board.y < fy + field.height and fy < board.top), "the keyboard covers the search field"
         for key in ("1", "0", "h"):
             harness.tap(harness.button(key, root=board))
         assert panel.ids.query.text == "10h"
         assert [c.card_id for c in panel.ids.grid.children] == ["sams.10h"]
+        harness.frames(2)
+        keys, match = window_rect(board), window_rect(panel.ids.grid.children[0])
+        undo = next(w for w in harness.walk(screen.ids.top) if getattr(w, "text", "") == "Undo")
+        needed = {"search field": panel.ids.query, "turn badge": screen.ids.active, "Undo": undo}
+        hidden = [name for name, w in needed.items() if covers(keys, window_rect(w))]
+        assert not hidden and not covers(keys, match), hidden
+        assert keys[1] == 0 and window_rect(panel)[1] >= keys[3] - 1      # the tray rides on the keys
+        harness.screenshot(tmp_path / "keyboard.png")
+        seen = gaps_between_keys(board, Image.open(tmp_path / "keyboard.png").convert("RGB"))
+        background = tuple(round(c * 255) for c in theme.BACKGROUND[:3])
+        assert all(max(abs(a - b) for a, b in zip(colour, background)) <= 2 for colour in seen), seen
         harness.tap(harness.button("⌫", root=board))
         assert panel.ids.query.text == "10"
         harness.tap(harness.button("Done", root=board))
         assert not any(isinstance(w, DockedKeyboard) for w in harness.walk())
+        harness.frames(2)
+        assert window_rect(panel) == tray                    # the tray back under the board
+        panel.ids.query.text = ""
+        Window.size = (1280, 800)                            # the drawer: the keyboard in its lower part
+        harness.frames(4)
+        harness.tap(panel.ids.query)
+        for key in ("1", "0", "h"):
+            harness.tap(harness.button(key, root=board))
+        harness.frames(2)
+        keys, drawer = window_rect(board), window_rect(panel)
+        assert drawer[0] - 1 <= keys[0] and keys[2] <= drawer[2] + 1 and drawer[1] - 1 <= keys[1]
+        hidden = [z for z, box in screen.zone_boxes.items() if covers(keys, window_rect(box))]
+        hidden += [n for n in ("top", "bottom", "active") if covers(keys, window_rect(screen.ids[n]))]
+        assert not hidden and not covers(keys, window_rect(panel.ids.query)), hidden
+        match = next(c for c in panel.ids.grid.children if c.card_id == "sams.10h")
+        assert not covers(keys, window_rect(match))
+        harness.tap(match)                                   # the card found: the keyboard docks away
+        assert not board.shown and not any(isinstance(w, DockedKeyboard) for w in harness.walk())
     finally:
+        Window.size = (800, 480)
+        harness.frames(3)
         panel.ids.query.text = ""
         panel.dismiss()

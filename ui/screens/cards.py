@@ -31,6 +31,7 @@ from ui.enrol import Enrolment
 from ui.kv import load_kv
 from ui.screens.scanning import ScanningScreen
 from ui.widgets import BigButton, Modal
+from ui.words import counted
 
 MAX_RESULTS = 40
 SCAN_PAD = "scan"        # the simulated table's pad for tags scanned here
@@ -175,7 +176,7 @@ class CardsScreen(ScanningScreen):
             return
         if e.done:
             self.enrol_card = "Deck enrolled"
-            self.enrol_progress = f"All {len(e.cards)} cards · {len(e.flags)} flagged"
+            self.enrol_progress = f"All {counted(len(e.cards), 'card')} · {len(e.flags)} flagged"
         else:
             self.enrol_card = controller.card_name(e.current)
             self.enrol_progress = f"Card {e.position + 1} of {len(e.cards)}"
@@ -198,7 +199,7 @@ class CardsScreen(ScanningScreen):
                           color=theme.CARD_TEXT if card.id == self.selected else theme.TEXT)
             b.bind(on_release=lambda _b, cid=card.id: self.select(cid))
             box.add_widget(b)
-        self.ids.count.text = (f"{len(found)} cards found" + (f", first {MAX_RESULTS} shown" if len(found) > MAX_RESULTS
+        self.ids.count.text = (f"{counted(len(found), 'card')} found" + (f", first {MAX_RESULTS} shown" if len(found) > MAX_RESULTS
                                                               else ""))
 
     def select(self, card_id: str) -> None:
@@ -271,7 +272,7 @@ class EnrolChooser(Modal):
         box = self.ids.choices
         box.clear_widgets()
         for name, cards in self.screen.deck_choices():
-            b = BigButton(text=f"{name} ({len(cards)} cards)", size_hint_y=None, height=theme.TOUCH * _scale())
+            b = BigButton(text=f"{name} ({counted(len(cards), 'card')})", size_hint_y=None, height=theme.TOUCH * _scale())
             b.bind(on_release=lambda _b, c=cards: self.choose(c))
             box.add_widget(b)
 

@@ -20,6 +20,7 @@ from ui.confirm import ConfirmButton  # noqa: F401  (used by decks.kv)
 from ui.kv import load_kv
 from ui.screens.scanning import ScanningScreen
 from ui.screens.history import HistoryLine
+from ui.words import counted
 
 DECK_PAD = "deck"        # the simulated table's pad for decks scanned here
 
@@ -72,11 +73,11 @@ class DecksScreen(ScanningScreen):
             return
         problems = list(validate(list(self.deck)))
         if problems:
-            self.verdict, self.verdict_ok = f"{len(self.deck)} cards: not a legal deck yet", False
+            self.verdict, self.verdict_ok = f"{counted(len(self.deck), 'card')}: not a legal deck yet", False
             for p in problems:
                 problems_box.add_widget(HistoryLine(text="• " + p, color=theme.TEXT))
         else:
-            self.verdict, self.verdict_ok = f"{len(self.deck)} cards: a legal {rules.title} deck", True
+            self.verdict, self.verdict_ok = f"{counted(len(self.deck), 'card')}: a legal {rules.title} deck", True
 
     def remove_last(self) -> None:
         self.deck, self._tags = self.deck[:-1], self._tags[:-1]

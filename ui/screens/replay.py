@@ -19,6 +19,7 @@ from ui.kv import load_kv
 from ui.screens.history import game_line
 from ui.tables.generic import name_choices, shorter, zone_title
 from ui.widgets import ZoneBox
+from ui.words import counted
 
 
 MAX_CHIPS = 3
@@ -84,7 +85,7 @@ class ReplayScreen(Screen):
             # A long pile shows its top cards; the summary counts them all.
             box.cards = [(["?"], True) if isinstance(c, dict) else (name_choices(app.controller.card_text(c)), False)
                          for c in cards[-MAX_CHIPS:]]
-            box.summary = zone.get("summary") or (f"{len(cards)} cards" if cards else "empty")
+            box.summary = zone.get("summary") or (counted(len(cards), 'card') if cards else "empty")
 
     def next_decision(self, direction: int) -> None:
         """Jump to the next (or previous) battle or round decided."""

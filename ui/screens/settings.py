@@ -112,7 +112,7 @@ class SettingsScreen(Screen):
         from kivy.core.window import Window
         from ui.screens.home import describe_table
         self.info = (f"{describe_table(controller)} · screen {Window.width}×{Window.height} · "
-                     f"games kept in {controller.store.path}")
+                     f"games kept in {home_relative(controller.store.path)}")
         self._paint_text_sizes()
 
     def on_leave(self, *args):
@@ -198,5 +198,15 @@ class SettingsScreen(Screen):
         from kivy.core.window import Window
         Window.fullscreen = False if Window.fullscreen else "auto"
 
+
+
+def home_relative(path) -> str:
+    """``path`` as its owner writes it: "~/.local/share/tabletop-companion/companion.sqlite3"
+    (the home directory is the reader's own; its name says nothing more)."""
+    path = Path(path)
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:                   # a --data-dir elsewhere: written whole
+        return str(path)
 
 load_kv(__file__)

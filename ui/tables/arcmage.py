@@ -14,6 +14,7 @@ from __future__ import annotations
 from ui import theme
 from ui.tables.generic import TableScreen, name_choices
 from ui.widgets import FitLabel
+from ui.words import counted
 
 DOMAINS = ("politics", "science", "faith")
 
@@ -67,9 +68,10 @@ class ArcmageTable(TableScreen):
                 dbox.info = self.domain_info(domain)
             vault = p.get("vault", {})
             vbox = self.zone_boxes[f"{seat}.vault"]
-            vbox.info = [f"{vault.get('cards', 0)} card{'' if vault.get('cards', 0) == 1 else 's'} face down\n{vault.get('unmarked', 0)} unmarked",
-                         f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} unmarked",
-                         f"{vault.get('cards', 0)} cards\n{vault.get('unmarked', 0)} free",
+            held = counted(vault.get('cards', 0), 'card')
+            vbox.info = [f"{held} face down\n{vault.get('unmarked', 0)} unmarked",
+                         f"{held}\n{vault.get('unmarked', 0)} unmarked",
+                         f"{held}\n{vault.get('unmarked', 0)} free",
                          f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)} free",
                          f"{vault.get('cards', 0)} · {vault.get('unmarked', 0)}"]
             pad = self.zone_boxes[f"{seat}.handoff"]

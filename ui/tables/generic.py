@@ -676,20 +676,26 @@ class TableScreen(Screen):
         open_panel(self)
 
     def search_keyboard(self, field) -> None:
-        """The on-screen keyboard for the card drawer's search ``field`` (a touchscreen has no other):
-        over the window's bottom, or its top when the drawer's search lies in the lower half; its
-        Done docks it away.  Made the first time it is needed."""
+        """The on-screen keyboard for the card drawer's search ``field`` (a touchscreen has no other),
+        docked where it hides nothing the search needs: at 1280×800 in the drawer's lower part (the
+        board untouched; the field and the first matches above it), at 800×480 along the window's
+        bottom with the tray lifted onto it (the field and the matches just above the keys, the turn
+        badge and Undo in sight).  Its Done, or touching a match, docks it away.  Made the first
+        time it is needed."""
         from ui.keyboard import SEARCH_ROWS, DockedKeyboard
         board = self._keyboard
         if board is None:
             board = self._keyboard = DockedKeyboard(rows=SEARCH_ROWS, capitals=False, size_hint=(None, None))
             board.bind(shown=self._keyboard_shown, height=self._keyboard_shown)
+            from kivy.clock import Clock
+            self._redock = Clock.create_trigger(self._keyboard_shown, 0)
         if board.parent is not None:
             board.parent.remove_widget(board)
         Window.add_widget(board)                         # over the drawer, which lies over the screen
         panel = self._sim_panel
         if panel is not None and not getattr(panel, "_keyboard_bound", False):
             panel.bind(shown=self._panel_shown)          # the drawer closed: its keyboard goes with it
+            panel.bind(tray=self._redock, size=self._redock, pos=self._redock)     # a window resized: docked anew
             panel._keyboard_bound = True
         board.dock_for(field)
         self._keyboard_shown()
@@ -699,16 +705,19 @@ class TableScreen(Screen):
             self._keyboard.done()
 
     def _keyboard_shown(self, *_args) -> None:
-        board = self._keyboard
-        if board is None or board.parent is None:
-            return
-        if not board.shown:
+        board, panel = self._keyboard, self._sim_panel
+        lift = 0
+        if board is not None and board.parent is not None and not board.shown:
             board.parent.remove_widget(board)
-            return
-        field = board.target
-        low = field is not None and field.to_window(field.x, field.y)[1] < Window.height / 2
-        board.width = Window.width
-        board.pos = (0, Window.height - board.height) if low else (0, 0)
+        elif board is not None and board.parent is not None:
+            if panel is not None and panel.shown and not panel.tray:
+                board.width, board.pos = panel.width, (panel.x, panel.y)      # the drawer's lower part
+            else:
+                board.width, board.pos = Window.width, (0, 0)
+                lift = board.top                                          # the tray rides on the keys
+        if panel is not None and panel.keyboard_top != lift:
+            panel.keyboard_top = lift
+            panel._place()
 
     def cancel_sim(self) -> None:
         self.sim_card = None

@@ -51,6 +51,7 @@ from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL
 from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
+from companion.words import counted
 
 # the places a player's 50 cards can be; only the hand may be corrected by touch
 MODES = ("low", "max")
@@ -576,7 +577,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         how = (f"{players[winner]} wins battle {state['battle']}, {totals[winner]} to {totals[loser]}" if n == 1 else
                f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
                f"{players[winner]} wins battle {state['battle']}")
-        moved = (f"{players[loser]}'s {lost.bit_count()} cards go to the graveyard, "
+        moved = (f"{players[loser]}'s {counted(lost.bit_count(), 'card')} go{'es' if lost.bit_count() == 1 else ''} to the graveyard, "
                  f"{players[winner]}'s {kept.bit_count()} to the discard pile")
         events.append(event("battle_result", f"{how}. {moved}", winner=winner, outcome="win",
                             battle=state["battle"], totals=totals, zones=zones))
@@ -693,9 +694,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         who = self._who(state, seat)
         hand, deck = state["hand"][seat] + delta, state["deck"][seat] - delta
         if hand < 0:
-            raise IllegalAction(f"{who} holds {state['hand'][seat]} cards; the hand cannot go below 0")
+            raise IllegalAction(f"{who} holds {counted(state['hand'][seat], 'card')}; the hand cannot go below 0")
         if deck < 0:
-            raise IllegalAction(f"{who}'s deck holds {state['deck'][seat]} cards; there are no more to draw")
+            raise IllegalAction(f"{who}'s deck holds {counted(state['deck'][seat], 'card')}; there are no more to draw")
         new = dict(state, hand=_set(state["hand"], seat, hand), deck=_set(state["deck"], seat, deck))
         return new, [event("adjusted", f"{who}'s hand corrected to {hand} (deck {deck})", seat=seat,
                            counter=f"hand.{seat}", value=hand)]
@@ -805,7 +806,7 @@ def _draw_both(new: State, events: list) -> None:
                     break
                 n = discard[s].bit_count()
                 events.append(event("reshuffle", f"{players[s]}'s deck is empty: {players[1 - s]} shuffles "
-                                                 f"{players[s]}'s discard pile ({n} cards) into a new deck",
+                                                 f"{players[s]}'s discard pile ({counted(n, 'card')}) into a new deck",
                                     seat=s, cards=n))
                 deck[s], discard[s] = n, 0
             take = min(need, deck[s])

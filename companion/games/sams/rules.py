@@ -36,6 +36,7 @@ from companion.games.sams.solo import (HOLDER_SLOTS, _solo_decide, _solo_empty_h
                                      solo_hand, solo_instruction, solo_legal_actions)
 from companion.games.sams.table import SamsTable, _parse_zone, _refusal, _where  # noqa: F401
 from companion.games.sams.view import SamsView
+from companion.words import counted
 
 def fight(stacks: tuple[list[str], list[str]], strict_retaliation: bool) -> dict:
     """One lane's battle between seat 0's and seat 1's stacks.
@@ -394,9 +395,9 @@ def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
             if state["discard"] == 0:       # nothing else left: the separate pile is all there is
                 state["discard"], state["set_aside"] = state["set_aside"], 0
             aside = state["set_aside"]
-            events.append(event("reshuffle", f"The draw pile is empty: the discard pile ({state['discard']} cards) "
+            events.append(event("reshuffle", f"The draw pile is empty: the discard pile ({counted(state['discard'], 'card')}) "
                                              "is shuffled into a new draw pile"
-                                             + (f"; the separate pile ({aside} cards) sits this shuffle out and "
+                                             + (f"; the separate pile ({counted(aside, 'card')}) sits this shuffle out and "
                                                 "becomes the discard pile" if aside else ""),
                                 cards=state["discard"], set_aside=aside))
             # Swapped hands sit out this reshuffle (rules: "a separate pile"), then wait in the discard pile

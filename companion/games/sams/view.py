@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.engine import State, counter
 from companion.games.sams.cards import _INFO, CARDS_PER_TURN, LANES, TURNS, is_face_down, lane_strength, lane_zone
 from companion.games.sams.solo import _solo_view, solo_instruction
+from companion.words import counted
 
 
 class SamsView:
@@ -67,6 +68,6 @@ def _stack_summary(stack: list[str], shown: list, hidden: int) -> str:
     if hidden:
         red = sum(_INFO[c][0] for c in shown if isinstance(c, str) and _INFO[c][1])
         black = sum(_INFO[c][0] for c in shown if isinstance(c, str) and not _INFO[c][1])
-        return f"{len(stack)} cards ({hidden} hidden) · visible attack {red} · visible defence {black}"
+        return f"{counted(len(stack), 'card')} ({hidden} hidden) · visible attack {red} · visible defence {black}"
     attack, defence = lane_strength(stack)
-    return f"{len(stack)} card{'s' if len(stack) > 1 else ''} · attack {attack} · defence {defence}"
+    return f"{counted(len(stack), 'card')} · attack {attack} · defence {defence}"

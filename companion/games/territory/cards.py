@@ -323,7 +323,7 @@ def parse_ability(data, biomes: Biomes, where: str) -> Ability:
     where = f"{where}, ability {name!r}"
     unknown = set(data) - {"name", "when", "costs", "requires", "effects", "text"}
     if unknown:
-        problems.append(f"unknown field(s) {', '.join(sorted(unknown))}")
+        problems.append(f"unknown {'field' if len(unknown) == 1 else 'fields'} {', '.join(sorted(unknown))}")
     when = data.get("when", "passive")
     _known(when, WHEN, "'when'", problems)
 
@@ -404,7 +404,7 @@ def parse_ability(data, biomes: Biomes, where: str) -> Ability:
 def _check_fields(card: Card, allowed: set, problems: list) -> None:
     unknown = set(card.attrs) - allowed
     if unknown:
-        problems.append(f"unknown field(s) {', '.join(sorted(unknown))}")
+        problems.append(f"unknown {'field' if len(unknown) == 1 else 'fields'} {', '.join(sorted(unknown))}")
 
 
 def parse_creature(card: Card, biomes: Biomes) -> Creature:
@@ -485,7 +485,7 @@ def parse_land(card: Card, biomes: Biomes) -> Land:
                 problems.append(f"{what} changes nothing (amount 0)")
             extra = set(e) - {"type", "amount", "of_type", "home"}
             if extra:
-                problems.append(f"{what}: unknown field(s) {', '.join(sorted(extra))}")
+                problems.append(f"{what}: unknown {'field' if len(extra) == 1 else 'fields'} {', '.join(sorted(extra))}")
             effects.append(LandEffect(e["type"], amount, _type_name(e.get("of_type"), f"{what} of_type", problems),
                                       bool(e.get("home", False))))
         if not effects and not problems:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
                               hidden_event)
+from companion.words import counted
 
 from .cards import CardError, Effect
 from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, admit, deck_cost,
@@ -329,8 +330,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         done = _with(state["done"], seat, False)
         new = dict(state, decks=decks, done=done)
         return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
-                                                f"to their deck: {len(decks[seat])} creatures, cost {cost}/{budget}",
-                                  f"{players[seat]} adds a creature: {len(decks[seat])} creature{'' if len(decks[seat]) == 1 else 's'}",
+                                                f"to their deck: {counted(len(decks[seat]), 'creature')}, cost {cost}/{budget}",
+                                  f"{players[seat]} adds a creature: {counted(len(decks[seat]), 'creature')}",
                                   [1 - seat], seat=seat, zone=ready_zone(seat),
                                   creature=cid)]
 
@@ -371,7 +372,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if phase == "register":
             new["ready"] = [list(new["decks"][0]), list(new["decks"][1])]
             costs = [deck_cost(d) for d in new["decks"]]
-            events.append(event("decks", f"Decks registered: {self.players(state)[0]} {len(new['decks'][0])} creatures "
+            events.append(event("decks", f"Decks registered: {self.players(state)[0]} {counted(len(new['decks'][0]), 'creature')} "
                                          f"(cost {costs[0]}), {self.players(state)[1]} {len(new['decks'][1])} "
                                          f"(cost {costs[1]})", costs=costs))
             return self._start_deal(new, events)

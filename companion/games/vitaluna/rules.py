@@ -41,6 +41,7 @@ from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
 from companion.games.vitaluna.table import (BETWEEN_BATTLES, SLOT_OF, ZONE_IDS, VitaLunaTable, slot_label,
                                             steps_to_heart)
 from companion.games.vitaluna.view import VitaLunaView
+from companion.words import counted
 
 
 class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
@@ -259,7 +260,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             if seat != state["exchanging"]:
                 raise IllegalAction(f"{names[state['exchanging']]} is exchanging cards now")
             if state["exchange"]:
-                raise IllegalAction(f"{names[seat]} has given {len(state['exchange'])} black card(s): "
+                raise IllegalAction(f"{names[seat]} has given {counted(len(state['exchange']), 'black card')}: "
                                     "finish the exchange by scanning the new blue card, or undo")
             if seat == state["attacker"]:
                 return dict(state, exchanging=1 - seat), [event(
@@ -651,12 +652,12 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                 raise IllegalAction(f"{creature.name} is already given; scan a second black card")
             black = state["held"][seat]["black"]
             if black < 2:
-                raise IllegalAction(f"{names[seat]} holds {black} black card{'' if black == 1 else 's'}: "
+                raise IllegalAction(f"{names[seat]} holds {counted(black, 'black card')}: "
                                     "two are needed for a blue one")
             if card not in state["owner"]:
                 unseen = black - self._known(state, seat, "black") - sum(c not in state["owner"] for c in given)
                 if unseen <= 0:
-                    raise IllegalAction(f"{names[seat]}'s {black} black cards are all known: {creature.name} is "
+                    raise IllegalAction(f"{names[seat]}'s {counted(black, 'black card')} are all known: {creature.name} is "
                                         "not one of them")
             where = self._where(state, card)
             if where:

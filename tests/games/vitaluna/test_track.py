@@ -77,7 +77,7 @@ def test_black_to_blue_exchange():
     assert state["phase"] == "exchange" and state["exchanging"] == 1        # the next attacker first
     assert illegal(state, type="exchange", seat=1, card="vitaluna.fox") == "Fox belongs to North"
     state, _ = act(state, type="exchange", seat=1, card="vitaluna.ferret")
-    assert illegal(state, type="done", seat=1).startswith("South has given 1 black card(s)")
+    assert illegal(state, type="done", seat=1).startswith("South has given 1 black card: ")
     assert illegal(state, type="exchange", seat=1, card="vitaluna.owl") == (
         "Wall 2 lies on white 2: lift it off its position, then scan it")
     state, _ = act(state, type="unplace", seat=1, zone="1.white2")
