@@ -383,11 +383,41 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     takes_cards = BooleanProperty(False)
     #: at most this many lines of ``info``; fewer when the zone is short
     max_info_lines = NumericProperty(2)
+    #: too short for a title line above its words (a board squeezed by a solo game's tray at
+    #: 800×480): the title leads the words on one line ("Support · support 0") instead of
+    #: spilling over the row above
+    compact = BooleanProperty(False)
+    #: the words shown: ``info``, led by the title when ``compact``
+    shown_info = ListProperty()
 
     def on_size(self, _instance, size):
         app = App.get_running_app()
         fs = app.fscale if app else 1.0
         self.info_lines = max(1, min(self.max_info_lines, int(size[1] // (64 * fs))))
+        self._fit_title()
+
+    def on_kv_post(self, *_args):
+        self._fit_title()
+
+    def on_title(self, *_args):
+        self._fit_title()
+
+    def on_info(self, *_args):
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        title_label = self.ids.get("title_label")
+        if title_label is None:
+            return
+        app = App.get_running_app()
+        scale = app.bscale if app else 1.0
+        needed = title_label.font_size * 1.25 + title_label.font_size * 1.2 + 2 + 10 * scale
+        self.compact = bool(self.title) and bool(self.info) and self.height < needed + self.ids.counters.height
+        if self.compact:
+            self.shown_info = ([f"{t} · {i}" for i in self.info for t in self.title if i is not None]
+                               + [i for i in self.info if i is not None])
+        else:
+            self.shown_info = list(self.info)
 
     def on_touch_down(self, touch):
         if self.takes_cards and self.collide_point(*touch.pos) and not self.disabled:

@@ -376,9 +376,9 @@ def test_a_solo_lifeforce_game_on_the_simulated_table_lays_the_companions_build_
     assert {c.card_id for c in panel.ids.grid.children} <= set(north)
     assert panel.ids.count.text.startswith(f"{len(north)} cards")
     assert panel.tray and screen.tray_height == panel.height      # 800×480: under the board (issue 25)
-    # (Lifeforce's board, squeezed by the two-row tray at 800×480, drops its zones' second line:
-    # its battle rows are ~37 px tall; the board's own layout, ui/tables/lifeforce.py, is to fit them)
-    assert not settled_problems(screen, panel, board=False), settled_problems(screen, panel, board=False)[:5]
+    # Lifeforce's board squeezed by the two-row tray: where its battle rows (~37 px) are too short for
+    # a title line, each zone's title leads its words on one line ("Support · support 0"), whole
+    assert not settled_problems(screen, panel), settled_problems(screen, panel)[:5]
     place = rect(panel)
 
     def secret_shown():
@@ -415,7 +415,8 @@ def test_a_solo_lifeforce_game_on_the_simulated_table_lays_the_companions_build_
     assert session.state["phase"] == "counter" and session.state["turn"] == 0
     assert not secret_shown()
     assert panel.solo.play_button.text == "Play for South" and panel.solo.play_button.disabled
-    assert rect(panel) == place and not settled_problems(screen, panel, board=False)
+    assert rect(panel) == place and not settled_problems(screen, panel)
+    assert any(t.startswith("Support · ") for t in harness.texts()), harness.texts()    # a title in its words
     try:
         Window.size = (1280, 800)
         harness.frames(4)
