@@ -32,7 +32,7 @@ import random
 from pathlib import Path
 
 from companion.table import SEEN, UNREAD, TableState, ZoneChange, load_profile
-from hardware.emulator.hands import GESTURES, Hands, neighbours
+from hardware.emulator.hands import GESTURES, Hands, fitts_s, neighbours
 from hardware.emulator.physics import PILE_TAGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,15 +101,82 @@ def _buses(table) -> list[_Bus]:
     return [_Bus(table, readers, model) for model, readers in groups.values()]
 
 
-def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES, progress=None) -> dict:
+# Two players, turn by turn (every game of the companion is played in turns: docs/hardware/emulator.md,
+# "Who acts when").  Guesses, marked as such: no published figure for card-game players fits.
+TURN_GESTURES = (1, 6)      # guess: gestures the active player makes before the turn passes
+SECOND_HAND_P = 0.25        # guess: the active player's other hand starts a gesture at the same time
+OPPONENT_P = 0.1            # guess: the waiting player acts meanwhile (a counter, a ready pad, a fumble)
+
+
+def seat_of(pad: str) -> str | None:
+    """The seat whose side of the table ``pad`` lies on (the profiles name them ``n-…``/``s-…``, ``n1``/``s1``);
+    None for a pad both players use (a shared pad, a deck, the hand pad)."""
+    if pad[:1] in ("n", "s") and (pad[1:2] == "-" or pad[1:2].isdigit()):
+        return pad[0]
+    return None
+
+
+class _Players:
+    """Who starts a gesture when: two players taking turns, each with two hands (:data:`TURN_GESTURES` …).
+
+    The active player's main hand makes one gesture after another, its next
+    starting when the last is over plus the reach to the next pad (Fitts's
+    law, :func:`~hardware.emulator.hands.fitts_s`; no thinking time — a hurried
+    player, the reader's worst case).  When it starts one, the same player's
+    other hand joins with probability :data:`SECOND_HAND_P` and the waiting
+    player with :data:`OPPONENT_P`, each on a free pad of their own side or a
+    shared one.  So one gesture is in progress most of the time, two now and
+    then, and never more than four hands'.
+    """
+
+    def __init__(self, pads: list[str], rng: random.Random):
+        self.rng = rng
+        self.sides = {seat: [p for p in pads if seat_of(p) in (seat, None)] for seat in ("n", "s")}
+        self.active = "n"
+        self.turn_left = rng.randint(*TURN_GESTURES)
+        self.free_at = {(seat, h): 0.0 for seat in ("n", "s") for h in (0, 1)}   # (seat, hand) → free again
+        self.last_pad: dict[tuple, str] = {}
+
+    def starters(self, now: float) -> list[tuple[tuple, str]]:
+        """The hands that start a gesture now, each with its seat's pad list (main hand first)."""
+        main = (self.active, 0)
+        if self.free_at[main] > now:
+            return []
+        self.turn_left -= 1
+        out = [(main, self.sides[self.active])]
+        other = "s" if self.active == "n" else "n"
+        if self.free_at[(self.active, 1)] <= now and self.rng.random() < SECOND_HAND_P:
+            out.append(((self.active, 1), self.sides[self.active]))
+        for h in (0, 1):
+            if self.free_at[(other, h)] <= now and self.rng.random() < OPPONENT_P:
+                out.append(((other, h), self.sides[other]))
+                break
+        if self.turn_left <= 0:
+            self.active, self.turn_left = other, self.rng.randint(*TURN_GESTURES)
+        return out
+
+    def done(self, hand: tuple, pad: str, end: float, positions: dict) -> None:
+        """``hand`` is busy until ``end``, then reaches from ``pad`` towards its next one."""
+        last = self.last_pad.get(hand)
+        self.last_pad[hand] = pad
+        reach = fitts_s(max(1.0, math.dist(positions[last], positions[pad]))) if last else fitts_s(1.0)
+        self.free_at[hand] = end + reach
+
+
+def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES, progress=None,
+                 crowd: str = "players") -> dict:
     """Make ``gestures`` of each kind on ``table`` (pads of ``layout``) while it polls; the counts per kind.
 
+    ``crowd``: ``"players"`` — two players taking turns, as :class:`_Players`
+    (the default: what a table meets); ``"every_pad"`` — a gesture on every
+    free pad at once (more hands than two players have: a stress test).
     ``progress(counts)``, if given, gets the counts of the gestures over so far after each hundred of every kind.
     """
     rng = random.Random(seed)
     pads = [p for p in layout.pad_to_zone if p in table.chips]
     positions = {p: table.plan.positions.get(p, (9.0 * i, -50.0)) for i, p in enumerate(table.pads)}
     hands = Hands(positions, {p: layout.mode_of(p) for p in pads}, seed=seed)
+    players = _Players(pads, rng) if crowd == "players" else None
     state = TableState(layout, lambda uid: uid)
     entries: dict[str, list] = {}                  # uid → [(pad, t)] zone entries
     notices: dict[str, list[float]] = {}           # pad → times of unread notices
@@ -132,6 +199,25 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     pending: list = []                             # moves not yet applied, sorted by time
     settle = table.debouncer.lift_s + 0.2
     told = 0
+
+    def make(pad: str, now: float):
+        """Start the kind of gesture made least so far on ``pad`` (None if it needs a free neighbour it lacks)."""
+        kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
+        other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
+        if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
+            return None                        # a card lies across, or is slid over, a pad next to this one
+        start = now + rng.uniform(0.0, 0.05)
+        g = {"lay": lambda: hands.lay(pad, start), "fumble": lambda: hands.fumble(pad, start),
+             "drag": lambda: hands.drag(other, pad, start), "slap": lambda: hands.slap(pad, start),
+             "pile": lambda: hands.pile(pad, start), "across": lambda: hands.across(other, pad, start)}[kind]()
+        g.kind = kind
+        made[kind] += 1
+        done.append(g)
+        for p in {pad, other} if kind in ("drag", "across") else {pad}:
+            busy[p] = g.end + settle
+        pending.extend(g.moves)
+        return g
+
     while min(made.values()) < gestures or pending:
         if progress is not None and min(made.values()) >= told + 100:
             told += 100
@@ -140,36 +226,24 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         bus = min(buses, key=lambda b: b.model.now)   # the host that is behind polls next
         now = bus.model.now
         if min(made.values()) < gestures:
-            free = [p for p in pads if busy.get(p, 0.0) <= now]
-            rng.shuffle(free)
-            for pad in free:
-                if busy.get(pad, 0.0) > now:
-                    continue
-                if min(made.values()) >= gestures:
-                    break
-                kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
-                other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
-                if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
-                    continue                   # a card lies across, or is slid over, a pad next to this one
-                start = now + rng.uniform(0.0, 0.05)
-                if kind == "lay":
-                    g = hands.lay(pad, start)
-                elif kind == "fumble":
-                    g = hands.fumble(pad, start)
-                elif kind == "drag":
-                    g = hands.drag(other, pad, start)
-                elif kind == "slap":
-                    g = hands.slap(pad, start)
-                elif kind == "pile":
-                    g = hands.pile(pad, start)
-                else:
-                    g = hands.across(other, pad, start)
-                g.kind = kind
-                made[kind] += 1
-                done.append(g)
-                for p in {pad, other} if kind in ("drag", "across") else {pad}:
-                    busy[p] = g.end + settle
-                pending.extend(g.moves)
+            if players is None:
+                free = [p for p in pads if busy.get(p, 0.0) <= now]
+                rng.shuffle(free)
+                for pad in free:
+                    if min(made.values()) >= gestures:
+                        break
+                    if busy.get(pad, 0.0) <= now:
+                        make(pad, now)
+            else:
+                for hand, side in players.starters(now):
+                    free = [p for p in side if busy.get(p, 0.0) <= now]
+                    rng.shuffle(free)
+                    g = next((g for g in (make(p, now) for p in free[:4]) if g is not None), None) \
+                        if min(made.values()) < gestures else None
+                    if g is not None:
+                        players.done(hand, g.plays[-1][1], g.end, positions)
+                    else:
+                        players.free_at[hand] = now + 0.05       # no free pad: look again shortly
             pending.sort(key=lambda m: m.t)
         # apply every move due by now, then poll one reader of the host that is behind
         while pending and pending[0].t <= now:
