@@ -5,9 +5,10 @@ pads are emulated RC522s in the realistic physics, polled by the real driver
 in modelled Pi 4 time — a bridge's pads (``bridge_pads`` in the output) on a
 bus and clock of their own at the RP2040's cost per transfer, side by side
 with the Pi's, each re-reading a pad whose new card's settle window ran out —
-and :class:`~hardware.emulator.hands.Hands` makes gestures on them — on every
-pad at once, as several hands do (more than two players' four hands: a busy
-table's worst case) — until each kind has been made ``gestures`` times.  The debounced events go through the game's
+and :class:`~hardware.emulator.hands.Hands` makes gestures on them — as two
+players taking turns do (:class:`_Players`: the active player's main hand, now
+and then their other hand or the waiting player) — until each kind has been
+made ``gestures`` times.  The debounced events go through the game's
 :class:`~companion.table.TableState`, so what is counted is what the engine
 would receive:
 
@@ -357,6 +358,8 @@ def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int
     from hardware.bench import switched_row
     out = {"model": {"pi": "Raspberry Pi 4, modelled (hardware/emulator/chip.py)",
                      "bridge": "RP2040 cost per SPI transfer, its own bus polled beside the Pi's",
+                     "hands": "two players taking turns: the active player's main hand, now and then their "
+                              "other hand (p 0.25) or the waiting player (p 0.1); guesses, emulator.md",
                      "gestures_per_kind": gestures,
                      "aims": {"fumble": "0 doubled", "drag": "0 wrong_zone", "slap": "0 missed, 0 doubled",
                               "pile": "0 doubled, announced == unread", "placement_to_event_p99_ms": "<= 150",
