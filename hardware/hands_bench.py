@@ -171,7 +171,7 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     ``crowd``: ``"players"`` — two players taking turns, as :class:`_Players`
     (the default: what a table meets); ``"every_pad"`` — a gesture on every
     free pad at once (more hands than two players have: a stress test).
-    ``progress(counts)``, if given, gets the counts of the gestures over so far after each hundred of every kind.
+    ``progress(counts)``, if given, gets the counts of the gestures over so far after every ten of each kind.
     """
     rng = random.Random(seed)
     pads = [p for p in layout.pad_to_zone if p in table.chips]
@@ -220,8 +220,8 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         return g
 
     while min(made.values()) < gestures or pending:
-        if progress is not None and min(made.values()) >= told + 100:
-            told += 100
+        if progress is not None and min(made.values()) >= told + 10:
+            told += 10
             over = max(b.model.now for b in buses) - settle - 1.0
             progress(_count([g for g in done if g.end < over], entries, notices))
         bus = min(buses, key=lambda b: b.model.now)   # the host that is behind polls next
@@ -316,7 +316,7 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1) -> dict:
     """One game's default table: every gesture kind ``gestures`` times, counted (and the wall time it took).
 
     With ``COMPANION_BENCH_PARTIAL`` set to a directory, the counts so far are written there as
-    ``hands-<game>.json`` every hundred gestures of each kind (a long run that is stopped still says something).
+    ``hands-<game>.json`` every ten gestures of each kind (a long run that is stopped still says something).
     """
     import json
     import os
