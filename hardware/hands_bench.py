@@ -75,16 +75,33 @@ def game_table(game: str, seed: int = 1):
 
 
 class _Bus:
-    """The readers one host polls in turn (the Pi's, or a bridge's), on that host's modelled clock."""
+    """The readers one host polls in turn (the Pi's, or a bridge's), on that host's modelled clock.
 
-    def __init__(self, table, readers, model):
-        self.table, self.model = table, model
+    ``min_cycle_s``: a cycle through the readers lasts at least this long, the
+    rest waited out as the Pi's reader loop does (:data:`hardware.polling.MIN_CYCLE_S`);
+    the bridge firmware polls on without a pause (0).
+    """
+
+    def __init__(self, table, readers, model, min_cycle_s: float = 0.0):
+        self.table, self.model, self.min_cycle_s = table, model, min_cycle_s
         self.order = [r for r in table.poll_order() if r in readers]
         self.k = 0
+        self.began: float | None = None       # when the current cycle began
+        self.waited = False
 
     def step(self) -> None:
-        """Poll the next reader in turn (warming the one after), then any pad whose settle window ran out."""
+        """Poll the next reader in turn (warming the one after), then any pad whose settle window ran out.
+
+        At the end of a cycle shorter than ``min_cycle_s`` a step only waits out the rest (so that the
+        hands' moves in that time are applied before the next poll)."""
         order, k = self.order, self.k
+        if k % len(order) == 0:
+            spare = self.min_cycle_s - (self.model.now - self.began) if self.began is not None else 0.0
+            if spare > 0 and not self.waited:
+                self.model.sleep(spare)
+                self.waited = True
+                return
+            self.began, self.waited = self.model.now, False
         self.table.poll_reader(order[k % len(order)], after=order[(k + 1) % len(order)])
         self.k += 1
         due = set(self.table.debouncer.due(self.model.now))
@@ -99,7 +116,9 @@ def _buses(table) -> list[_Bus]:
     for r in table.readers:
         model = table.bridged.get(r.pad, table.model)
         groups.setdefault(id(model), (model, []))[1].append(r)
-    return [_Bus(table, readers, model) for model, readers in groups.values()]
+    from hardware.polling import MIN_CYCLE_S
+    return [_Bus(table, readers, model, MIN_CYCLE_S if model is table.model else 0.0)
+            for model, readers in groups.values()]
 
 
 # Two players, turn by turn (every game of the companion is played in turns: docs/hardware/emulator.md,
