@@ -103,8 +103,8 @@ class UnreadCards:
     zone: str | None
 
     def text(self) -> str:
-        return (f"A card on pad {self.pad} could not be read: lay the cards one at a time, "
-                f"each until it is read, then onto its pile")
+        return (f"A card on pad {self.pad} could not be read (cards on top of each other): lift them off and "
+                f"lay the cards one at a time, each until it is read, then onto its pile")
 
 
 class ProfileError(ValueError):

@@ -212,12 +212,30 @@ class Debouncer:
             return True
         if state is not None and t - state[1] > self.lift_s:
             del self._unresolved[pad]
-            for run in self._runs.get(pad, {}).values():
+            runs = self._runs.get(pad, {}).values()
+            if not state[2] and self._pile_came_off_unread(state, runs) \
+                    and t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
+                state[2] = True
+                self._told[pad] = t
+                events.append(PadEvent(pad, "", UNREAD, t))
+            for run in runs:
                 run.last = max(run.last, state[1])    # kept under the pile until it came apart: from then on
             if state[2]:
                 self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
             return False
         return state is not None
+
+    @staticmethod
+    def _pile_came_off_unread(state: list, runs) -> bool:
+        """A pile seen in one poll only (too short-lived for a second), then gone without a card read out of it.
+
+        One unreadable poll alone is not told (a neighbour's stray reply spoils one
+        poll now and then); but after a card had been read on the pad it is
+        corroborated — more cards landed on that one, a slap — and if no card was
+        read there since, the cards that made it unreadable left unread: tell the player.
+        """
+        since, latest = state[0], state[1]
+        return (any(r.first < since for r in runs) and not any(r.last > latest for r in runs))
 
     def _left(self, run: _Run, t: float) -> bool:
         """Not read for ``settle_s`` and by at least two polls of its pad since: for deciding where a card lies

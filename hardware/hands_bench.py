@@ -5,9 +5,10 @@ pads are emulated RC522s in the realistic physics, polled by the real driver
 in modelled Pi 4 time — a bridge's pads (``bridge_pads`` in the output) on a
 bus and clock of their own at the RP2040's cost per transfer, side by side
 with the Pi's, each re-reading a pad whose new card's settle window ran out —
-and :class:`~hardware.emulator.hands.Hands` makes gestures on them — on every
-pad at once, as several hands do (more than two players' four hands: a busy
-table's worst case) — until each kind has been made ``gestures`` times.  The debounced events go through the game's
+and :class:`~hardware.emulator.hands.Hands` makes gestures on them — as two
+players taking turns do (:class:`_Players`: the active player's main hand, now
+and then their other hand or the waiting player) — until each kind has been
+made ``gestures`` times.  The debounced events go through the game's
 :class:`~companion.table.TableState`, so what is counted is what the engine
 would receive:
 
@@ -32,7 +33,7 @@ import random
 from pathlib import Path
 
 from companion.table import SEEN, UNREAD, TableState, ZoneChange, load_profile
-from hardware.emulator.hands import GESTURES, Hands, neighbours
+from hardware.emulator.hands import GESTURES, Hands, fitts_s, neighbours
 from hardware.emulator.physics import PILE_TAGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,16 +75,33 @@ def game_table(game: str, seed: int = 1):
 
 
 class _Bus:
-    """The readers one host polls in turn (the Pi's, or a bridge's), on that host's modelled clock."""
+    """The readers one host polls in turn (the Pi's, or a bridge's), on that host's modelled clock.
 
-    def __init__(self, table, readers, model):
-        self.table, self.model = table, model
+    ``min_cycle_s``: a cycle through the readers lasts at least this long, the
+    rest waited out as the Pi's reader loop does (:data:`hardware.polling.MIN_CYCLE_S`);
+    the bridge firmware polls on without a pause (0).
+    """
+
+    def __init__(self, table, readers, model, min_cycle_s: float = 0.0):
+        self.table, self.model, self.min_cycle_s = table, model, min_cycle_s
         self.order = [r for r in table.poll_order() if r in readers]
         self.k = 0
+        self.began: float | None = None       # when the current cycle began
+        self.waited = False
 
     def step(self) -> None:
-        """Poll the next reader in turn (warming the one after), then any pad whose settle window ran out."""
+        """Poll the next reader in turn (warming the one after), then any pad whose settle window ran out.
+
+        At the end of a cycle shorter than ``min_cycle_s`` a step only waits out the rest (so that the
+        hands' moves in that time are applied before the next poll)."""
         order, k = self.order, self.k
+        if k % len(order) == 0:
+            spare = self.min_cycle_s - (self.model.now - self.began) if self.began is not None else 0.0
+            if spare > 0 and not self.waited:
+                self.model.sleep(spare)
+                self.waited = True
+                return
+            self.began, self.waited = self.model.now, False
         self.table.poll_reader(order[k % len(order)], after=order[(k + 1) % len(order)])
         self.k += 1
         due = set(self.table.debouncer.due(self.model.now))
@@ -98,18 +116,87 @@ def _buses(table) -> list[_Bus]:
     for r in table.readers:
         model = table.bridged.get(r.pad, table.model)
         groups.setdefault(id(model), (model, []))[1].append(r)
-    return [_Bus(table, readers, model) for model, readers in groups.values()]
+    from hardware.polling import MIN_CYCLE_S
+    return [_Bus(table, readers, model, MIN_CYCLE_S if model is table.model else 0.0)
+            for model, readers in groups.values()]
 
 
-def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES, progress=None) -> dict:
+# Two players, turn by turn (every game of the companion is played in turns: docs/hardware/emulator.md,
+# "Who acts when").  Guesses, marked as such: no published figure for card-game players fits.
+TURN_GESTURES = (1, 6)      # guess: gestures the active player makes before the turn passes
+SECOND_HAND_P = 0.25        # guess: the active player's other hand starts a gesture at the same time
+OPPONENT_P = 0.1            # guess: the waiting player acts meanwhile (a counter, a ready pad, a fumble)
+
+
+def seat_of(pad: str) -> str | None:
+    """The seat whose side of the table ``pad`` lies on (the profiles name them ``n-…``/``s-…``, ``n1``/``s1``);
+    None for a pad both players use (a shared pad, a deck, the hand pad)."""
+    if pad[:1] in ("n", "s") and (pad[1:2] == "-" or pad[1:2].isdigit()):
+        return pad[0]
+    return None
+
+
+class _Players:
+    """Who starts a gesture when: two players taking turns, each with two hands (:data:`TURN_GESTURES` …).
+
+    The active player's main hand makes one gesture after another, its next
+    starting when the last is over plus the reach to the next pad (Fitts's
+    law, :func:`~hardware.emulator.hands.fitts_s`; no thinking time — a hurried
+    player, the reader's worst case).  When it starts one, the same player's
+    other hand joins with probability :data:`SECOND_HAND_P` and the waiting
+    player with :data:`OPPONENT_P`, each on a free pad of their own side or a
+    shared one.  So one gesture is in progress most of the time, two now and
+    then, and never more than four hands'.
+    """
+
+    def __init__(self, pads: list[str], rng: random.Random):
+        self.rng = rng
+        self.sides = {seat: [p for p in pads if seat_of(p) in (seat, None)] for seat in ("n", "s")}
+        self.active = "n"
+        self.turn_left = rng.randint(*TURN_GESTURES)
+        self.free_at = {(seat, h): 0.0 for seat in ("n", "s") for h in (0, 1)}   # (seat, hand) → free again
+        self.last_pad: dict[tuple, str] = {}
+
+    def starters(self, now: float) -> list[tuple[tuple, str]]:
+        """The hands that start a gesture now, each with its seat's pad list (main hand first)."""
+        main = (self.active, 0)
+        if self.free_at[main] > now:
+            return []
+        self.turn_left -= 1
+        out = [(main, self.sides[self.active])]
+        other = "s" if self.active == "n" else "n"
+        if self.free_at[(self.active, 1)] <= now and self.rng.random() < SECOND_HAND_P:
+            out.append(((self.active, 1), self.sides[self.active]))
+        for h in (0, 1):
+            if self.free_at[(other, h)] <= now and self.rng.random() < OPPONENT_P:
+                out.append(((other, h), self.sides[other]))
+                break
+        if self.turn_left <= 0:
+            self.active, self.turn_left = other, self.rng.randint(*TURN_GESTURES)
+        return out
+
+    def done(self, hand: tuple, pad: str, end: float, positions: dict) -> None:
+        """``hand`` is busy until ``end``, then reaches from ``pad`` towards its next one."""
+        last = self.last_pad.get(hand)
+        self.last_pad[hand] = pad
+        reach = fitts_s(max(1.0, math.dist(positions[last], positions[pad]))) if last else fitts_s(1.0)
+        self.free_at[hand] = end + reach
+
+
+def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTURES, progress=None,
+                 crowd: str = "players") -> dict:
     """Make ``gestures`` of each kind on ``table`` (pads of ``layout``) while it polls; the counts per kind.
 
-    ``progress(counts)``, if given, gets the counts of the gestures over so far after each hundred of every kind.
+    ``crowd``: ``"players"`` — two players taking turns, as :class:`_Players`
+    (the default: what a table meets); ``"every_pad"`` — a gesture on every
+    free pad at once (more hands than two players have: a stress test).
+    ``progress(counts)``, if given, gets the counts of the gestures over so far after every ten of each kind.
     """
     rng = random.Random(seed)
     pads = [p for p in layout.pad_to_zone if p in table.chips]
     positions = {p: table.plan.positions.get(p, (9.0 * i, -50.0)) for i, p in enumerate(table.pads)}
     hands = Hands(positions, {p: layout.mode_of(p) for p in pads}, seed=seed)
+    players = _Players(pads, rng) if crowd == "players" else None
     state = TableState(layout, lambda uid: uid)
     entries: dict[str, list] = {}                  # uid → [(pad, t)] zone entries
     notices: dict[str, list[float]] = {}           # pad → times of unread notices
@@ -132,44 +219,51 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     pending: list = []                             # moves not yet applied, sorted by time
     settle = table.debouncer.lift_s + 0.2
     told = 0
+
+    def make(pad: str, now: float):
+        """Start the kind of gesture made least so far on ``pad`` (None if it needs a free neighbour it lacks)."""
+        kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
+        other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
+        if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
+            return None                        # a card lies across, or is slid over, a pad next to this one
+        start = now + rng.uniform(0.0, 0.05)
+        g = {"lay": lambda: hands.lay(pad, start), "fumble": lambda: hands.fumble(pad, start),
+             "drag": lambda: hands.drag(other, pad, start), "slap": lambda: hands.slap(pad, start),
+             "pile": lambda: hands.pile(pad, start), "across": lambda: hands.across(other, pad, start)}[kind]()
+        g.kind = kind
+        made[kind] += 1
+        done.append(g)
+        for p in {pad, other} if kind in ("drag", "across") else {pad}:
+            busy[p] = g.end + settle
+        pending.extend(g.moves)
+        return g
+
     while min(made.values()) < gestures or pending:
-        if progress is not None and min(made.values()) >= told + 100:
-            told += 100
+        if progress is not None and min(made.values()) >= told + 10:
+            told += 10
             over = max(b.model.now for b in buses) - settle - 1.0
             progress(_count([g for g in done if g.end < over], entries, notices))
         bus = min(buses, key=lambda b: b.model.now)   # the host that is behind polls next
         now = bus.model.now
         if min(made.values()) < gestures:
-            free = [p for p in pads if busy.get(p, 0.0) <= now]
-            rng.shuffle(free)
-            for pad in free:
-                if busy.get(pad, 0.0) > now:
-                    continue
-                if min(made.values()) >= gestures:
-                    break
-                kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
-                other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
-                if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
-                    continue                   # a card lies across, or is slid over, a pad next to this one
-                start = now + rng.uniform(0.0, 0.05)
-                if kind == "lay":
-                    g = hands.lay(pad, start)
-                elif kind == "fumble":
-                    g = hands.fumble(pad, start)
-                elif kind == "drag":
-                    g = hands.drag(other, pad, start)
-                elif kind == "slap":
-                    g = hands.slap(pad, start)
-                elif kind == "pile":
-                    g = hands.pile(pad, start)
-                else:
-                    g = hands.across(other, pad, start)
-                g.kind = kind
-                made[kind] += 1
-                done.append(g)
-                for p in {pad, other} if kind in ("drag", "across") else {pad}:
-                    busy[p] = g.end + settle
-                pending.extend(g.moves)
+            if players is None:
+                free = [p for p in pads if busy.get(p, 0.0) <= now]
+                rng.shuffle(free)
+                for pad in free:
+                    if min(made.values()) >= gestures:
+                        break
+                    if busy.get(pad, 0.0) <= now:
+                        make(pad, now)
+            else:
+                for hand, side in players.starters(now):
+                    free = [p for p in side if busy.get(p, 0.0) <= now]
+                    rng.shuffle(free)
+                    g = next((g for g in (make(p, now) for p in free[:4]) if g is not None), None) \
+                        if min(made.values()) < gestures else None
+                    if g is not None:
+                        players.done(hand, g.plays[-1][1], g.end, positions)
+                    else:
+                        players.free_at[hand] = now + 0.05       # no free pad: look again shortly
             pending.sort(key=lambda m: m.t)
         # apply every move due by now, then poll one reader of the host that is behind
         while pending and pending[0].t <= now:
@@ -241,7 +335,7 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1) -> dict:
     """One game's default table: every gesture kind ``gestures`` times, counted (and the wall time it took).
 
     With ``COMPANION_BENCH_PARTIAL`` set to a directory, the counts so far are written there as
-    ``hands-<game>.json`` every hundred gestures of each kind (a long run that is stopped still says something).
+    ``hands-<game>.json`` every ten gestures of each kind (a long run that is stopped still says something).
     """
     import json
     import os
@@ -283,6 +377,8 @@ def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int
     from hardware.bench import switched_row
     out = {"model": {"pi": "Raspberry Pi 4, modelled (hardware/emulator/chip.py)",
                      "bridge": "RP2040 cost per SPI transfer, its own bus polled beside the Pi's",
+                     "hands": "two players taking turns: the active player's main hand, now and then their "
+                              "other hand (p 0.25) or the waiting player (p 0.1); guesses, emulator.md",
                      "gestures_per_kind": gestures,
                      "aims": {"fumble": "0 doubled", "drag": "0 wrong_zone", "slap": "0 missed, 0 doubled",
                               "pile": "0 doubled, announced == unread", "placement_to_event_p99_ms": "<= 150",

@@ -17,6 +17,9 @@ from hardware.contract import EventSink, TableSource
 # Switched fields warming at once while a pad is read: with the one being read, four fields on (4 x 100 mA
 # at most, docs/hardware/wiring.md); an empty pad's poll (~0.7 ms) times four covers most of the 5.1 ms guard.
 WARM_AHEAD = 3
+# A cycle of the reader loop lasts at least this long: a small table (Lifeforce's six pads poll in ~4 ms) waits
+# out the rest instead of spinning a core of the Pi (the benches model the same wait: hardware/hands_bench.py).
+MIN_CYCLE_S = 0.02
 
 
 class PolledTable(TableSource):
@@ -33,7 +36,7 @@ class PolledTable(TableSource):
     can_write_tags = True                  # write_card_id writes NDEF through the RC522s
 
     def __init__(self, readers, bridges=(), *, debouncer: Debouncer | None = None, clock=time.monotonic,
-                 min_cycle_s: float = 0.02, owned=(), name: str = "table", plan=None):
+                 min_cycle_s: float = MIN_CYCLE_S, owned=(), name: str = "table", plan=None):
         self.plan = plan
         self.readers = list(readers)
         self.bridges = list(bridges)

@@ -199,6 +199,8 @@ class Pcd:
         self._reload = None          # cached TReloadReg value (ticks), so it is written only when it changes
         self._fifo_clean = False     # FIFO known to be empty: skip the flush
         self.version = None
+        self.unresolved = False
+        self._left_ready = False     # the last inventory ended on a failed anticollision: tags may lie READY
 
     # -- chip set-up -------------------------------------------------------------------
     def init(self):
@@ -470,18 +472,26 @@ class Pcd:
         wake_up = not known or len(found) < len(known)
         self.unresolved = False
         quiet = 0
+        # tags left READY by a failed anticollision — in this poll, or at the end of the last one (a pile) —
+        # fall back to IDLE on the next request without answering (ISO/IEC 14443-3 state machine): after a
+        # failure, ask once more, or a pile would look like an empty pad in every other poll
+        left_ready = self._left_ready
         while len(found) < limit and failures < 3:
             try:
                 if self.request(wake_up=wake_up) is None:
-                    # tags left READY by a failed anticollision fall back to IDLE on this request without
-                    # answering (ISO/IEC 14443-3 state machine): after a failure, ask once more
                     quiet += 1
-                    if failures == 0 or quiet > 1:
+                    if (failures == 0 and not left_ready) or quiet > 1:
                         break
+                    left_ready = False
                     continue
                 quiet = 0
                 uid = self.select_new()
-            except (NoReply, Garbled, Collision):
+            except NoReply:
+                # the REQA/WUPA was answered, then silence: what three or more stacked tags do (the physics'
+                # PiicoDev report); another try in this poll meets the same silence, so the next poll asks
+                failures = 3
+                continue
+            except (Garbled, Collision):
                 failures += 1
                 continue
             wake_up = False
@@ -494,6 +504,7 @@ class Pcd:
         # tags that all answered WUPA but none its SELECT, on a pad where nothing could be read, are a pile
         # too: its tags, left READY by the last poll, fall back silently at the first request of this one.
         self.unresolved = len(found) == confirmed and (failures > 0 or (self._unselectable and not found))
+        self._left_ready = failures > 0
         return found
 
     # -- NTAG21x memory ------------------------------------------------------------------

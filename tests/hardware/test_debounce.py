@@ -188,6 +188,23 @@ def test_a_card_read_once_and_then_hidden_by_a_pile_counts_where_it_lay():
     assert kinds(more) == [("p1", "", UNREAD)]
 
 
+def test_a_slap_seen_as_a_pile_in_one_poll_only_and_swept_off_unread_is_announced():
+    """A slap on a busy bus: the first card read, the pile of three seen in one poll only, then all gone before
+    another poll reads a card.  The two cards under it were readable too briefly to be read: the player is
+    told (once), while a lone unreadable poll on a pad whose card is still read after it tells nothing."""
+    d = Debouncer()
+    laid, _ = feed_for(d, "p1", [A], 0.0, 0.1)
+    piled = d.feed("p1", [], 0.25, unresolved=True)                  # B and C landed on A: one poll sees it
+    assert kinds(laid) == [("p1", A, SEEN)] and piled == []
+    after, _ = feed_for(d, "p1", [], 0.4, 0.6)
+    assert kinds(after) == [("p1", "", UNREAD), ("p1", A, GONE)]
+    d = Debouncer()
+    feed_for(d, "p2", [B], 0.0, 0.2)
+    d.feed("p2", [], 0.2, unresolved=True)                            # a neighbour's stray reply spoils one poll
+    rest, _ = feed_for(d, "p2", [B], 0.22, 0.6)
+    assert ("p2", "", UNREAD) not in kinds(rest)
+
+
 def test_a_card_first_read_as_a_pile_comes_apart_counts_at_once_and_once():
     """The third card of a slap was never readable under the pile; the first one is slid off, and the third is
     read with the second for a moment before it too goes: it lay there, so it counts, once, and never late."""

@@ -127,3 +127,29 @@ def test_the_simulated_tables_drag_is_the_hands_model_and_plays_where_the_card_r
     assert [(e.pad, e.kind) for e in events] == [("n3", "seen")]
     assert table.on_pad["n3"] == {"04A1B2C3D4E5F6"}
     table.close()
+
+
+def test_the_bench_crowd_is_two_players_taking_turns_with_at_most_four_hands():
+    """``companion bench hands`` makes gestures as two players do (hardware/hands_bench.py, _Players): the
+    active player's main hand always, the other hand and the waiting player only now and then; every pad a
+    hand uses lies on its own side or is shared; the turn passes."""
+    import random
+
+    from hardware.hands_bench import _Players, seat_of
+    pads = ["n-a", "n-b", "s-a", "s-b", "shared", "n1", "s1"]
+    assert [seat_of(p) for p in pads] == ["n", "n", "s", "s", None, "n", "s"]
+    players = _Players(pads, random.Random(3))
+    positions = {p: (9.0 * i, 0.0) for i, p in enumerate(pads)}
+    together, mains, busy_max = [], {"n": 0, "s": 0}, 0
+    for step in range(20_000):
+        t = step * 0.02
+        starting = players.starters(t)
+        if starting:
+            together.append(len(starting))
+        for hand, side in starting:
+            assert all(seat_of(p) in (hand[0], None) for p in side)
+            mains[hand[0]] += hand[1] == 0
+            players.done(hand, side[-1], t + 0.5, positions)
+        busy_max = max(busy_max, sum(1 for until in players.free_at.values() if until > t))
+    assert busy_max <= 4 and min(mains.values()) > 0.3 * sum(mains.values())
+    assert together.count(1) > 0.6 * len(together) and max(together) <= 3

@@ -70,6 +70,27 @@ def test_three_stacked_tags_time_out_and_the_reader_says_something_is_there():
     assert unresolved == 40
 
 
+def test_with_the_field_on_a_pile_is_unreadable_in_every_poll_and_each_poll_is_short():
+    """Fields on, three cards slapped down before any was read: a failed anticollision leaves them READY, and
+    READY tags fall back to IDLE at the next request without answering (ISO/IEC 14443-3).  The driver asks
+    again, so no poll passes for an empty pad; and it stops at the first silent anticollision, so a pile
+    costs a few transactions, not three full tries (it slowed every other pad of the cycle)."""
+    table = _row(["p"], 9, fields="on")
+    table.start(lambda ev: None, background=False)
+    for uid in (A, B, C):
+        table.chips["p"].place(table.tag(uid), (0, 0))
+    reader, model = table.readers[0], table.model
+    table.model.sleep(0.006)                           # past the tags' power-up
+    costs = []
+    for _ in range(20):
+        before = model.transactions
+        assert not reader.poll()
+        assert reader.pcd.unresolved
+        costs.append(model.transactions - before)
+        reader.rest()
+    assert max(costs) <= 25
+
+
 def test_with_the_field_on_the_cards_under_a_long_pile_are_read_again_when_it_comes_apart():
     """Fields always on: the two cards read before a third made a pile were HALTed, and only a WUPA wakes them.
     Every poll of the pile must say so (none may pass for an empty pad), so the reader keeps confirming them
