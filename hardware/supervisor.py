@@ -146,6 +146,7 @@ class SupervisedTable(TableSource):
         self._logged: set[str] = set()
         self.pid: int | None = None
         self._heard_at: float | None = None     # the last message from the child (monotonic)
+        self._started = False                   # the child has said something: it beats from now on
         self._progress: tuple[int | None, float] = (None, 0.0)   # poll cycles, and when they last grew
         self._silent_recorded = False
         self._ctx = multiprocessing.get_context("forkserver")
@@ -209,8 +210,16 @@ class SupervisedTable(TableSource):
         """``(seconds, what)`` once the child has been silent, or its polling stalled, over the limit; else None."""
         now = time.monotonic()
         with self._lock:
-            heard, (cycles, grew) = self._heard_at, self._progress
+            heard, (cycles, grew), started = self._heard_at, self._progress, self._started
         if heard is None:
+            return None
+        if not started:
+            # Still starting (a fork of the forkserver, imports, the readers opening): no heartbeat
+            # yet, so none missed.  A busy machine takes seconds here (measured: 2.3 s under load,
+            # 6 s to the first child opening); judged by the heartbeat's limit it was killed while
+            # opening, which left the table without readers.  Opening has its own limit.
+            if now - heard > OPEN_TIMEOUT_S:
+                return now - heard, "silent since it started"
             return None
         if now - heard > self.silence_s:
             return now - heard, "no heartbeat"
@@ -279,7 +288,7 @@ class SupervisedTable(TableSource):
         child.close()
         with self._lock:
             self._conn, self._proc, self.pid = parent, proc, proc.pid
-            self._heard_at, self._progress = time.monotonic(), (None, 0.0)
+            self._heard_at, self._progress, self._started = time.monotonic(), (None, 0.0), False
         self._record("running")
         try:
             reason = self._listen(parent, proc)
@@ -344,7 +353,7 @@ class SupervisedTable(TableSource):
             except (EOFError, OSError):
                 return reason
             with self._lock:
-                self._heard_at = time.monotonic()
+                self._heard_at, self._started = time.monotonic(), True
             try:
                 outcome = self._message(msg)
             except Exception as exc:              # a bug handling a message: log once, keep going
