@@ -6,7 +6,6 @@ label keeps the scratch surface its text was drawn in, and a finished game's
 summary, dropped once read, comes back when the game is over again.
 """
 import gc
-import time
 import weakref
 
 import pytest
@@ -103,18 +102,29 @@ def test_a_finished_games_summary_is_emptied_when_read_and_filled_again(home):
     assert view.ids.chart.story is not None and "Results" in [line.text for line in view.ids.lines.children]
 
 
-def test_tidying_waits_for_a_still_table(home):
+def test_tidying_waits_for_a_still_table(home, monkeypatch):
+    """A transition arms the tidying, anything happening at the table puts it off, and it runs
+    once the table is still.  While it is put off the tidying's timer is stretched to an hour
+    (Kivy reads an event's timeout at each tick), so a slow frame on a busy machine cannot run
+    it early; then it gets back its :data:`memory.STILL` and must run with no further event."""
     app = home
     memory.tidy_soon()
+    event = memory._tidy_event
+    monkeypatch.setattr(event, "timeout", 3600.0)
     start(app, "sams")                                # a transition and a move re-arm it
-    assert memory._pending
+    assert memory._pending and event.is_triggered
     harness.frames(2)
+    armed_at = event._last_dt                         # the clock's tick it was (re)armed at
+    harness.frames(1)
     app.controller.dispatch("on_session_events", [])  # something happened: it waits again
-    assert memory._pending
-    until = time.monotonic() + memory.STILL + 0.5
-    while memory._pending and time.monotonic() < until:
+    assert memory._pending and event.is_triggered
+    assert event._last_dt > armed_at, "the tidying was not put off by what happened"
+    event.timeout = memory.STILL
+    for _ in range(10_000):                           # frames until the still table is tidied
+        if not memory._pending:
+            break
         harness.frames(1)
-    assert not memory._pending
+    assert not memory._pending and not event.is_triggered
 
 
 def test_a_new_game_is_built_once_the_old_table_is_gone(home):
