@@ -16,6 +16,8 @@ says how many poll cycles it has done.  A child that is alive but silent (stoppe
 with SIGSTOP, stuck in the kernel) or whose poll thread has not finished a
 cycle for :data:`SILENCE_S` is reported not ok at once, with how long it has
 been silent; after :data:`KILL_AFTER_S` of silence the supervisor kills it.
+Until its first message a child is starting, not silent: it beats only once its
+readers are open, so it has :data:`OPEN_TIMEOUT_S` for that.
 
 If the child dies (a crash, a kill, a poll thread stopped by an error, or
 killed for its silence) the supervisor records why, shows it in :meth:`status`
