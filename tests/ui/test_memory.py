@@ -12,7 +12,7 @@ import pytest
 
 from ui import harness, memory
 
-from .driver import do, result_open, table_screen
+from .driver import do, opens_a_result, result_open, table_screen
 from .test_tables import NORTH, SOUTH, start
 
 
@@ -283,10 +283,12 @@ def test_a_second_game_makes_no_chips(home):
         from companion.engine import Rng
         rng = Rng(seed)
         while not session.rules.is_over(session.state):
-            session.act(session.rules.random_action(session.state, rng))
+            events = session.act(session.rules.random_action(session.state, rng))
             harness.frames(1)
-            if result_open(app) and not session.rules.is_over(session.state):
+            # only a move that decides something opens the result view: only then is it waited for
+            if opens_a_result(events) and result_open(app) and not session.rules.is_over(session.state):
                 screen.result_view.dismiss()
+        assert result_open(app)
         screen.result_view.dismiss()
     assert chips() <= made_before, "the second game made chips of its own"
 
