@@ -16,6 +16,8 @@ says how many poll cycles it has done.  A child that is alive but silent (stoppe
 with SIGSTOP, stuck in the kernel) or whose poll thread has not finished a
 cycle for :data:`SILENCE_S` is reported not ok at once, with how long it has
 been silent; after :data:`KILL_AFTER_S` of silence the supervisor kills it.
+Until its first message a child is starting, not silent: it beats only once its
+readers are open, so it has :data:`OPEN_TIMEOUT_S` for that.
 
 If the child dies (a crash, a kill, a poll thread stopped by an error, or
 killed for its silence) the supervisor records why, shows it in :meth:`status`
@@ -146,6 +148,7 @@ class SupervisedTable(TableSource):
         self._logged: set[str] = set()
         self.pid: int | None = None
         self._heard_at: float | None = None     # the last message from the child (monotonic)
+        self._started = False                   # the child has said something: it beats from now on
         self._progress: tuple[int | None, float] = (None, 0.0)   # poll cycles, and when they last grew
         self._silent_recorded = False
         self._ctx = multiprocessing.get_context("forkserver")
@@ -209,8 +212,16 @@ class SupervisedTable(TableSource):
         """``(seconds, what)`` once the child has been silent, or its polling stalled, over the limit; else None."""
         now = time.monotonic()
         with self._lock:
-            heard, (cycles, grew) = self._heard_at, self._progress
+            heard, (cycles, grew), started = self._heard_at, self._progress, self._started
         if heard is None:
+            return None
+        if not started:
+            # Still starting (a fork of the forkserver, imports, the readers opening): no heartbeat
+            # yet, so none missed.  A busy machine takes seconds here (measured: 2.3 s under load,
+            # 6 s to the first child opening); judged by the heartbeat's limit it was killed while
+            # opening, which left the table without readers.  Opening has its own limit.
+            if now - heard > OPEN_TIMEOUT_S:
+                return now - heard, "silent since it started"
             return None
         if now - heard > self.silence_s:
             return now - heard, "no heartbeat"
@@ -279,7 +290,7 @@ class SupervisedTable(TableSource):
         child.close()
         with self._lock:
             self._conn, self._proc, self.pid = parent, proc, proc.pid
-            self._heard_at, self._progress = time.monotonic(), (None, 0.0)
+            self._heard_at, self._progress, self._started = time.monotonic(), (None, 0.0), False
         self._record("running")
         try:
             reason = self._listen(parent, proc)
@@ -344,7 +355,7 @@ class SupervisedTable(TableSource):
             except (EOFError, OSError):
                 return reason
             with self._lock:
-                self._heard_at = time.monotonic()
+                self._heard_at, self._started = time.monotonic(), True
             try:
                 outcome = self._message(msg)
             except Exception as exc:              # a bug handling a message: log once, keep going

@@ -13,6 +13,12 @@ from hardware.pins import ButtonSpec
 from .conftest import pin_values
 
 NORTH_BUTTON, SOUTH_BUTTON = 26, 27
+# A short press lasts ~0.03 s of sleep, which a busy machine may stretch; gpiozero's hold thread
+# turns any press longer than hold_time into a long one.  So the buttons are made with a hold time
+# no press here can reach, and a test that holds a button shortens it first (`quick_holds`): a
+# hold waits for its effect (`hold`), so a short hold time costs no determinism there.
+NEVER_HELD = 600.0
+QUICK_HOLD = 0.05
 
 
 def press(pin_factory, gpio, seconds=0.03):
@@ -22,14 +28,21 @@ def press(pin_factory, gpio, seconds=0.03):
     pin.drive_high()
 
 
-def hold(pin_factory, gpio, until, timeout=2.0):
-    """Keep the button down until ``until()`` is true (the hold fired), then let go."""
+def hold(pin_factory, gpio, until, timeout=30.0):
+    """Keep the button down until ``until()`` is true (the hold fired), then let go (``timeout``
+    only bounds a hold that never fires)."""
     pin = pin_factory.pin(gpio)
     pin.drive_low()
     deadline = time.monotonic() + timeout
     while not until() and time.monotonic() < deadline:
         time.sleep(0.005)
     pin.drive_high()
+
+
+def quick_holds(panel: ButtonPanel) -> None:
+    """From now on a hold of ``QUICK_HOLD`` is a long press on every button of ``panel``."""
+    for button in panel.buttons:
+        button.device.hold_time = QUICK_HOLD
 
 
 def to_round_over(session):
@@ -44,7 +57,7 @@ def to_round_over(session):
 @pytest.fixture
 def panel(pin_factory):
     specs = [ButtonSpec("north-confirm", 0, NORTH_BUTTON), ButtonSpec("south-confirm", 1, SOUTH_BUTTON)]
-    with ButtonPanel(specs, pin_factory=pin_factory, bounce_time=0.02, hold_time=0.05) as p:
+    with ButtonPanel(specs, pin_factory=pin_factory, bounce_time=0.02, hold_time=NEVER_HELD) as p:
         yield p
 
 
@@ -79,6 +92,7 @@ def test_a_long_press_undoes_and_does_not_also_confirm(store, panel, pin_factory
     panel.attach(session, reports.append)
     to_round_over(session)
     session.act({"type": "next_round", "seat": 0})
+    quick_holds(panel)
     hold(pin_factory, NORTH_BUTTON, until=lambda: session.state["phase"] == "round_over")
     time.sleep(0.03)
     assert session.state["phase"] == "round_over"            # undone, and the release confirmed nothing
@@ -89,6 +103,7 @@ def test_a_refused_long_press_is_reported_and_the_button_keeps_working(store, pa
     """IllegalAction ("nothing to undo") must not kill the button thread."""
     session = Session.start(store, "sams", seed=3)
     panel.attach(session, reports.append)
+    quick_holds(panel)
     hold(pin_factory, SOUTH_BUTTON, until=lambda: reports)
     assert reports == [{"type": "button_rejected", "seat": 1,
                         "text": "South's button (long press): nothing to undo"}]
@@ -150,7 +165,8 @@ def test_presses_from_two_threads_at_once_are_applied_one_after_the_other(store,
 
 def test_a_refused_button_beeps_the_buzzer_and_reaches_the_screen(store, pin_factory, clock, table_pins):
     shown = []
-    with TableOutputs(table_pins, pin_factory=pin_factory, clock=clock, animate=False, hold_time=0.05) as outputs:
+    with TableOutputs(table_pins, pin_factory=pin_factory, clock=clock, animate=False,
+                      hold_time=QUICK_HOLD) as outputs:      # only held here
         session = Session.start(store, "sams", seed=3)
         outputs.attach(session, report=shown.append)
         hold(pin_factory, NORTH_BUTTON, until=lambda: shown)
@@ -168,7 +184,7 @@ def test_with_the_table_wired_a_press_takes_the_input_road_like_a_scan(store, pi
     from companion.tags import virtual_uid
     shown = []
     with InputRoad() as road, TableOutputs(table_pins, pin_factory=pin_factory, clock=clock, animate=False,
-                                           hold_time=0.05) as outputs:
+                                           hold_time=NEVER_HELD) as outputs:
         outputs.send_presses_to(road)
         register_virtual_tags(store, "sams")
         session = Session.start(store, "sams", seed=3)
@@ -190,5 +206,6 @@ def test_with_the_table_wired_a_press_takes_the_input_road_like_a_scan(store, pi
         assert road.join()
         assert [a["type"] for a in session.actions[-2:]] == ["play", "next_round"]
         assert threads and set(threads) == {road.thread}
+        quick_holds(outputs.buttons)
         hold(pin_factory, NORTH_BUTTON, until=lambda: session.actions[-1]["type"] == "play")   # long: undo
         assert road.join() and session.can_redo() and set(threads) == {road.thread} and shown == []

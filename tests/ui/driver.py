@@ -142,6 +142,13 @@ def play_until(app, seed: int, done, max_steps: int = 3000) -> int:
     return max_steps
 
 
+def opens_a_result(events) -> bool:
+    """Whether a move's events open the table's result view (a battle, a round or the game decided):
+    a walk need wait for the view (:func:`result_open`'s frames) only after such a move."""
+    from ui.tables.generic import RESULT_EVENTS
+    return any(e.get("type") in RESULT_EVENTS for e in events)
+
+
 def result_open(app) -> bool:
     """The result view is open (it opens on the frame after the one that shows the deciding card)."""
     harness.frames(2)

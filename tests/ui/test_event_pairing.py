@@ -143,7 +143,7 @@ def test_a_judge_checks_a_deck_from_the_pairing_through_the_hub_and_reads_the_ve
     table = EventTable(store, publisher)
     publisher.start()
 
-    def until(check, timeout=8.0):
+    def until(check, timeout=60.0):          # a bound for a message that never comes, not a timing
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             harness.frames(1)
