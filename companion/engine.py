@@ -211,16 +211,18 @@ class Rules:
         """
         # Run on every action of every game (a random Lifeforce game is ~330), so each check is one
         # test on the common path; the refusals' sentences are built only when one is made.
-        kind = action.get("type") if isinstance(action, dict) else None
         try:
+            kind = action["type"]
             handler = self.MOVES[kind]
-        except (KeyError, TypeError):            # an unknown kind, or one that is not even hashable
+        except (KeyError, TypeError, IndexError):   # not a dict, no kind, an unknown one, an unhashable one
+            kind = action.get("type") if isinstance(action, dict) else None
             raise IllegalAction(f"{self.title} has no action {kind!r}") from None
         if kind != "adjust" and self.is_over(state):
             raise IllegalAction("the game is over")
-        if action.get("seat") not in (0, 1) and kind not in self.UNSEATED:
-            raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it, "
-                                f"not {action.get('seat')!r}")
+        if "seat" not in action or action["seat"] not in (0, 1):
+            if kind not in self.UNSEATED:
+                raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it, "
+                                    f"not {action.get('seat')!r}")
         return self.dispatch(state, action, handler)
 
     def dispatch(self, state: State, action: Action, handler: Callable) -> tuple[State, list[Event]]:

@@ -89,10 +89,12 @@ ANIMALS: dict[str, Animal] = {c.id: _animal(c) for c in CATALOGUE}
 BIT: dict[str, int] = {card_id: 1 << i for i, card_id in enumerate(ANIMALS)}
 ORDER: list[str] = list(ANIMALS)
 # What the engine asks about a card on every action, worked out once per card: its label
-# ("Seep Tubeworm (Orange, 170–250 years)"), its lifespan by declared mode (``LIFESPAN[card][mode]``
+# ("Seep Tubeworm (Orange, 170–250 years)") and name, its lifespan by declared mode (``LIFESPAN[card][mode]``
 # is ``Animal.lifespan(mode)``) and the lowest lifespan it can fight with.  A card id's values never
 # change while the program runs (register refuses a clash), so neither do these.
 LABEL: dict[str, str] = {}
+NAME: dict[str, str] = {}
+SUPPORT: dict[str, int] = {}      # what a card counts as support: its maximum lifespan (RULINGS.md)
 LIFESPAN: dict[str, dict[str | None, int]] = {}
 LOWEST: dict[str, int] = {}
 RANGED: set[str] = set()          # the cards with a lifespan range: their player says low or max
@@ -100,6 +102,8 @@ RANGED: set[str] = set()          # the cards with a lifespan range: their playe
 
 def _remember(beast: Animal) -> None:
     LABEL[beast.id] = beast.label()
+    NAME[beast.id] = beast.name
+    SUPPORT[beast.id] = beast.lifespan_max
     LIFESPAN[beast.id] = {mode: beast.lifespan(mode) for mode in (None, "low", "max")}
     LOWEST[beast.id] = beast.lifespan("low")
     if beast.has_range:

@@ -39,15 +39,15 @@ never shows.
 """
 from __future__ import annotations
 
-from itertools import compress, islice
+from itertools import compress
 from operator import not_
 from typing import Iterator
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL, LIFESPAN, LOWEST, RANGED, Animal,
-                                               colour_label, own_cards, register)
+from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL, LIFESPAN, LOWEST, NAME, RANGED,
+                                               SUPPORT, Animal, colour_label, own_cards, register)
 from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
@@ -324,13 +324,15 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             card = deck[r % n]
             if not BIT[card] & out:
                 return card
+            if not r:                       # every later try is the deck's first card: where j = 0 starts
+                break
             r //= n
-        # then the (r mod k)-th of the k available cards in deck order, counted on the deck's
-        # bitmask (a deck's cards are all different)
-        k = (state["deckmask"][seat] & ~out).bit_count()
-        if not k:
+        # then the (r mod k)-th of the k available cards in deck order (a deck's cards are all
+        # different); r is 0 by now for a 50-card deck
+        available = state["deckmask"][seat] & ~out
+        if not available:
             raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
-        return next(islice(_not_out(state, seat), r % k, None))
+        return _nth_available(deck, available, r % available.bit_count() if r else 0)
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
@@ -443,11 +445,12 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             self._check_card(state, seat, card)         # says why not
         animal, mode = duel["animal"].copy(), duel["mode"].copy()
         animal[seat], mode[seat] = card, None
-        new["duels"][-1] = dict(duel, animal=animal, mode=mode)
-        if card in RANGED:
-            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
-        else:
-            text = f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}"
+        changed = new["duels"][-1] = duel.copy()
+        changed["animal"], changed["mode"] = animal, mode
+        text = (f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
+                f"{LABEL[card]}: say low or max" if card in RANGED else
+                f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
+                f"{LABEL[card]}")
         # the dict event() makes, written out: this is one of the most frequent moves
         return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
@@ -475,20 +478,20 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         new = _placed(state, seat, card)
         if new is None:
             self._check_card(state, seat, card)         # says why not
-        beast = ANIMALS[card]
         duels = new["duels"]
         duel = duels[-1] = duels[-1].copy()
         support, total = duel["support"].copy(), duel["total"].copy()
-        support[seat] = support[seat] + [card]
-        total[seat] += beast.lifespan_max
+        support[seat] = [*support[seat], card]
+        worth = SUPPORT[card]
+        have = total[seat] = total[seat] + worth
         duel["support"], duel["total"] = support, total
         animal, mode = duel["animal"][seat], duel["mode"][seat]
         if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
-            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
-                    f"support {total[seat]} of {LIFESPAN[animal][mode]}")
+            text = (f"{state['options']['players'][seat]} supports with {NAME[card]} ({worth}): "
+                    f"support {have} of {LIFESPAN[animal][mode]}")
         else:
-            text = (f"{state['options']['players'][seat]} supports with {beast.name} ({beast.lifespan_max}): "
-                    + _status(animal, mode, total[seat]))
+            text = (f"{state['options']['players'][seat]} supports with {NAME[card]} ({worth}): "
+                    + _status(animal, mode, have))
         # the dict event() makes, written out: the most frequent move of all
         return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
@@ -517,12 +520,12 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if state["turn"] != seat or phase not in BUILDING:
             self._expect_builder(state, seat, "pressing done")
         duel = state["duels"][-1]
-        animal = duel["animal"][seat]
-        need = LIFESPAN[animal].get(duel["mode"][seat]) if animal is not None else None
+        animal, mode = duel["animal"][seat], duel["mode"][seat]
+        need = LIFESPAN[animal].get(mode) if animal is not None else None
         have = duel["total"][seat]
-        if need is None or have < need or (duel["mode"][seat] is None and animal in RANGED):
+        if need is None or have < need or (mode is None and animal in RANGED):
             raise IllegalAction(self._support_problem(state, seat))
-        name = ANIMALS[animal].name
+        name = NAME[animal]
         players = state["options"]["players"]
         who = players[seat]
         new = state.copy()
@@ -750,8 +753,56 @@ def _not_out(state: State, seat: int) -> Iterator[str]:
 
 
 def _lowest_available(state: State, seat: int) -> str | None:
-    """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may)."""
-    return min(_not_out(state, seat), key=LOWEST.__getitem__, default=None)
+    """The card with the lowest lifespan that may be in ``seat``'s hand (None if none may); the
+    first in deck order of those with that lifespan, as ``min`` over the deck would give."""
+    out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+    for card, bit in _deck_tables(state["options"]["decks"][seat])[2]:
+        if not bit & out:
+            return card
+    return None
+
+
+# Per deck list object (a game's options keep theirs for the whole game; a few games' worth): what
+# the random player asks of it, worked out once — the bitmask of each prefix of the deck (``[i]``: its
+# first i cards), and its (card, bit) pairs by lowest lifespan, deck order among equals.
+_DECK_TABLES: dict[int, tuple[list[str], list[int], list[tuple[str, int]]]] = {}
+
+
+def _deck_tables(deck: list[str]) -> tuple[list[str], list[int], list[tuple[str, int]]]:
+    found = _DECK_TABLES.get(id(deck))
+    if found is not None and found[0] is deck:           # held here, so its id is not reused
+        return found
+    if len(_DECK_TABLES) >= 16:
+        _DECK_TABLES.clear()
+    prefix = [0]
+    for card in deck:
+        prefix.append(prefix[-1] | BIT[card])
+    by_lowest = [(card, BIT[card]) for card in sorted(deck, key=LOWEST.__getitem__)]
+    found = _DECK_TABLES[id(deck)] = (deck, prefix, by_lowest)
+    return found
+
+
+def _nth_available(deck: list[str], available: int, j: int) -> str:
+    """The ``j``-th card (from 0) of ``deck`` whose bit is in ``available`` (which holds more than
+    ``j`` of them), in deck order: a binary search for the shortest prefix of the deck that holds
+    ``j + 1`` of them."""
+    prefix = _deck_tables(deck)[1]
+    lo, hi = 1, len(deck)
+    if j:
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if (prefix[mid] & available).bit_count() > j:
+                hi = mid
+            else:
+                lo = mid + 1
+    else:                                   # the first: the shortest prefix that holds any
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if prefix[mid] & available:
+                hi = mid
+            else:
+                lo = mid + 1
+    return deck[lo - 1]
 
 
 def _set(values: list, seat: int, value) -> list:
@@ -774,14 +825,17 @@ def _placed(state: State, seat: int, card) -> State | None:
     still to be changed by the caller: a copy of the list, the duels themselves shared), or None
     when ``card`` may not come from that hand: not a card of their deck, in a known pile, in play,
     or the hand empty (``_check_card`` says which).  Everything else is shared with ``state``."""
-    bit = BIT.get(card) if isinstance(card, str) else None
-    hand = state["hand"]
-    if (bit is None or not bit & state["deckmask"][seat] or hand[seat] <= 0
-            or bit & (state["graveyard"][seat] | state["discard"][seat] | state["table"][seat])):
+    try:
+        bit = BIT[card]
+    except (KeyError, TypeError):                   # not a card id (or not even hashable)
         return None
-    hand, table = hand.copy(), state["table"].copy()
+    hand, table = state["hand"].copy(), state["table"].copy()
+    mine = table[seat]
+    if (hand[seat] <= 0 or not bit & state["deckmask"][seat]
+            or bit & (state["graveyard"][seat] | state["discard"][seat] | mine)):
+        return None
     hand[seat] -= 1
-    table[seat] |= bit
+    table[seat] = mine | bit
     new = state.copy()
     new["duels"], new["hand"], new["table"] = state["duels"].copy(), hand, table
     return new

@@ -152,15 +152,14 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 continue
             land = LANDS[entry["land"]]
             pile = entry["piles"][seat]
+            fought = entry["fought"]
             for rec in pile:
-                for ai, ability in enumerate(CREATURES[rec["id"]].abilities):
-                    if not ability.activated or ai in rec["used"]:
-                        continue
-                    if entry["fought"] and not any(e.scope == "all_lands" for e in ability.effects):
-                        continue                      # everything it could change is decided
+                for ai, ability, all_lands, needs_target in _ACTIVATED[rec["id"]]:
+                    if ai in rec["used"] or (fought and not all_lands):
+                        continue                      # used, or everything it could change is decided
                     if not requirements_hold(ability, rec, pile, land):
                         continue
-                    if ability.needs_target:
+                    if needs_target:
                         enemies = entry["piles"][1 - seat]
                         if slot > battle or not enemies:
                             continue
@@ -183,9 +182,25 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         """Whether ``seat`` could still change the land being fought: an ability of a creature there, or an
         all-lands ability of a creature anywhere.  While either player can, the land waits for both to pass;
         abilities that only reach later lands wait for those lands' turn (they may still be used now)."""
+        # :meth:`usable`'s walk, written out to stop at the first: asked after every move of combat
         battle = state["battle"]
-        return any(slot == battle or any(e.scope == "all_lands" for e in ability.effects)
-                   for slot, _, _, ability, _ in self.usable(state, seat))
+        if state["phase"] != "combat" or battle is None:
+            return False
+        for slot, entry in enumerate(state["slots"]):
+            if entry is None or not entry["piles"][seat]:
+                continue
+            pile = entry["piles"][seat]
+            # away from the land being fought (or at a fought one) only an all-lands ability counts
+            abilities = _ACTIVATED if slot == battle and not entry["fought"] else _ALL_LANDS_ACTIVATED
+            for rec in pile:
+                for ai, ability, _, needs_target in abilities[rec["id"]]:
+                    if ai in rec["used"]:
+                        continue
+                    if needs_target and (slot > battle or not entry["piles"][1 - seat]):
+                        continue
+                    if requirements_hold(ability, rec, pile, LANDS[entry["land"]]):
+                        return True
+        return False
 
     # ---- what may happen now -------------------------------------------------------
     def legal_actions(self, state: State) -> list[Action]:
@@ -927,6 +942,30 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         state = self.playout({"decks": "samples"}, seed, on_apply=on_apply)
         return state["round"] if state["reason"] == ALL_CLAIMED else state["round"] - 1
 
+
+class _Activated(dict):
+    """Per creature id, its activated abilities as usable() and may_activate() ask after every move of
+    combat: (index, ability, reaches every land, picks an enemy), worked out on the first look.  A card
+    id's definition never changes while the program runs (catalogue.register refuses another one), so
+    neither does this."""
+
+    def __missing__(self, creature_id: str) -> tuple:
+        found = self[creature_id] = tuple(
+            (ai, ability, any(e.scope == "all_lands" for e in ability.effects), ability.needs_target)
+            for ai, ability in enumerate(CREATURES[creature_id].abilities) if ability.activated)
+        return found
+
+
+class _AllLandsActivated(dict):
+    """Per creature id, the entries of :data:`_ACTIVATED` that reach every land."""
+
+    def __missing__(self, creature_id: str) -> tuple:
+        found = self[creature_id] = tuple(a for a in _ACTIVATED[creature_id] if a[2])
+        return found
+
+
+_ACTIVATED = _Activated()
+_ALL_LANDS_ACTIVATED = _AllLandsActivated()
 
 RULES = TerritoryRules()
 
