@@ -8,6 +8,7 @@ no CPU.
 """
 from __future__ import annotations
 
+from kivy.animation import Animation
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
@@ -139,6 +140,7 @@ class CompanionApp(App):
                 manager.current = "home"
             old.detach()
             manager.remove_widget(old)
+            _stop_animations(old)
             # The transition away from the old table ends at the next frame and then still keeps it
             # (screen_out): it would live on while the new one is built, and the heap would keep
             # room for both (docs/ui.md, memory).  End it now and let go of the old table.
@@ -153,3 +155,10 @@ class CompanionApp(App):
             manager.add_widget(screen)
             screen.attach(self.controller, session)
             manager.current = "table"
+
+
+def _stop_animations(screen) -> None:
+    """Stop what animates in ``screen``: a running animation holds its widget until it ends (a
+    scroll bar fades for 0.5 s after a scroll), and with it the screen a closed game left."""
+    for widget in screen.walk(restrict=True):
+        Animation.cancel_all(widget)
