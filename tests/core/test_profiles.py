@@ -65,7 +65,7 @@ def test_the_sams_table_has_a_hand_pad_for_the_companion_and_a_game_of_two_leave
     solo = layout({"solo_seat": 1})
     assert solo.pads_of("1.hand") == ["hand"] and solo.mode_of("hand") == "tap"
     assert "hand" not in layout({}).pad_to_zone          # two people: the pad is not the game's
-    with pytest.raises(ProfileError, match=r"no pad for zone\(s\) 0.hand \(North's hand pad\)"):
+    with pytest.raises(ProfileError, match=r"no pad for zone 0.hand \(North's hand pad\)"):
         layout({"solo_seat": 0})                          # on this table the companion plays South
     # A card drawn for the companion and tapped on the hand pad goes into its holder.
     register_virtual_tags(store, "sams")
