@@ -28,6 +28,7 @@ import time
 
 from companion.club.config import NAME
 from companion.event.deckcheck import SETTLE_S
+from companion.words import counted
 
 MAX_NAME = 60
 ANSWER_WITHIN_S = 5.0      # a hub that has not answered a deck check by then: the table says so
@@ -300,8 +301,7 @@ class DeckCheck:
             parts = [f"{answer[k]} {word}" for k, word in (("missing", "missing"), ("extra", "extra"))
                      if answer[k]]
             if answer["unregistered"]:
-                n = answer["unregistered"]
-                parts.append(f"{n} unknown tag{'s' if n != 1 else ''}")
+                parts.append(counted(answer["unregistered"], "unknown tag"))
             return "See the organiser: " + ", ".join(parts or ["no cards read"])
         if self.sent_final is not None:
             if self.clock() - self.sent_final >= ANSWER_WITHIN_S:

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from companion.words import counted
+
 SETTLE_S = 1.5        # quiet time after the last card before a deck that does not match is judged
 
 
@@ -45,8 +47,7 @@ class Verdict:
         if self.extra:
             parts.append("not on the list " + ", ".join(f"{n}× {c}" for c, n in sorted(self.extra.items())))
         if self.unregistered:
-            parts.append(f"{len(self.unregistered)} card{'s' if len(self.unregistered) != 1 else ''} "
-                         "with a tag this companion does not know")
+            parts.append(f"{counted(len(self.unregistered), 'card')} with a tag this companion does not know")
         return "Deck check: " + "; ".join(parts) + "."
 
     def as_dict(self) -> dict:

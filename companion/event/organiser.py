@@ -24,6 +24,7 @@ import secrets
 
 from companion.event import moves, standings
 from companion.event.pages import STATUS, _page, game_title
+from companion.words import counted
 
 ROUND_CHOICES = 15          # the rounds menu: 1 to 15 (the event allows up to 30 by the API)
 
@@ -163,7 +164,7 @@ def deck_check_text(state: dict, player_id: str) -> str:
         if c.get(key):
             parts.append(f"{word}: " + ", ".join(f"{n}× {card}" for card, n in sorted(c[key].items())))
     if c.get("unregistered"):
-        parts.append(f"{c['unregistered']} unknown tag{'s' if c['unregistered'] != 1 else ''}")
+        parts.append(counted(c["unregistered"], "unknown tag"))
     return f"see the organiser ({at}{table}) — " + "; ".join(parts or ["no cards read"])
 
 

@@ -43,6 +43,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from companion.words import counted
+
 
 BYE = "BYE"
 NOISE = 16
@@ -347,7 +349,7 @@ def _swap_nearest(last: list[set]) -> list[int]:
 
 
 def _pts(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
+    return counted(points, "point")
 
 
 def _why(p: Candidate, q: Candidate, remaining: dict[int, int], came_down: dict[int, int],

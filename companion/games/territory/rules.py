@@ -638,7 +638,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                         text = (f"{name(src)} deals {taken} damage to {players[s]}'s {name(cid)}: "
                                 f"Base Power {own_base(rec)} → {own_base(new_rec)}")
                         if out:
-                            text += (f", knocked out (+{STARS[cid]} Rest counter{'s' if STARS[cid] > 1 else ''}, "
+                            text += (f", knocked out (+{counted(STARS[cid], 'Rest counter')}, "
                                      "its Star Count)")
                         kind = "damage"
                         data = {"slot": i, "creature": cid, "amount": taken, "knocked_out": out}

@@ -15,6 +15,7 @@ how many cards lie on the pile, which the table shows anyway.
 from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone
+from companion.words import counted
 
 from .catalogue import CREATURES, FINAL_COST, LANDS, deck_cost, in_game, name
 
@@ -126,7 +127,7 @@ def interpret(rules, state: State, zone: str, card_id: str, present: bool) -> Ac
             raise other_side(label, mine, players[owner], owner)
         at = rules.where(state, seat, card_id)
         if at[0] == "resting":
-            raise refusal(f"{label} still has {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it belongs on the "
+            raise refusal(f"{label} still has {counted(at[1], 'Rest counter')}: it belongs on the "
                           f"resting pile of {at[1]}, not the ready pile",
                           f"{mine} is resting: it belongs on its resting pile, not the ready pile", seat)
         if at[0] == "removed":
@@ -271,7 +272,7 @@ class TerritoryTable:
             return other_side(name(cid), card, players[owner], owner)
         at = self.where(state, seat, cid)
         if at[0] == "resting":
-            return refusal(f"{name(cid)} is resting with {at[1]} Rest counter{'s' if at[1] > 1 else ''}: it stays "
+            return refusal(f"{name(cid)} is resting with {counted(at[1], 'Rest counter')}: it stays "
                            f"on the resting pile of {at[1]} until it is ready",
                            f"{card} is resting: it stays on its resting pile until it is ready", seat)
         if at[0] == "deployed":
