@@ -98,6 +98,11 @@ SUPPORT: dict[str, int] = {}      # what a card counts as support: its maximum l
 LIFESPAN: dict[str, dict[str | None, int]] = {}
 LOWEST: dict[str, int] = {}
 RANGED: set[str] = set()          # the cards with a lifespan range: their player says low or max
+# How the duel event names a card fighting, by declared mode: ``FIGHTS[card][mode]`` is the plain
+# and the doubled wording ("Peregrine Falcon (25)", "Peregrine Falcon (25 ×2 = 50, Red is strong)").
+FIGHTS: dict[str, dict[str | None, tuple[str, str]]] = {}
+# The support event's words between the player and the support's total: " supports with Koi (226): ".
+SUPPORTS_WITH: dict[str, str] = {}
 
 
 def _remember(beast: Animal) -> None:
@@ -108,6 +113,15 @@ def _remember(beast: Animal) -> None:
     LOWEST[beast.id] = beast.lifespan("low")
     if beast.has_range:
         RANGED.add(beast.id)
+    FIGHTS[beast.id] = {mode: _fights(beast, mode) for mode in (None, "low", "max")}
+    SUPPORTS_WITH[beast.id] = f" supports with {beast.name} ({beast.lifespan_max}): "
+
+
+def _fights(beast: Animal, mode: str | None) -> tuple[str, str]:
+    said = "" if beast.lifespan_low is None else f"{mode} "
+    life = beast.lifespan(mode)
+    return (f"{beast.name} ({said}{life})",
+            f"{beast.name} ({said}{life} ×2 = {life * 2}, {colour_label(beast.colour)} is strong)")
 
 
 for _beast in ANIMALS.values():

@@ -46,8 +46,8 @@ from typing import Iterator
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, EngineError, IllegalAction, Option, Rng, Rules, State, event, hidden_event
 from companion.games.lifeforce import solo
-from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, GAME, LABEL, LIFESPAN, LOWEST, NAME, RANGED,
-                                               SUPPORT, Animal, colour_label, own_cards, register)
+from companion.games.lifeforce.animals import (ANIMALS, BIT, FACING, FIGHTS, GAME, LABEL, LIFESPAN, LOWEST, NAME,
+                                               RANGED, SUPPORT, SUPPORTS_WITH, Animal, own_cards, register)
 from companion.games.lifeforce.decks import DECK_SIZE, HAND_SIZE, sample_decks, validate_deck
 from companion.games.lifeforce.table import BUILDING, LifeforceTable, zone_id
 from companion.games.lifeforce.view import LifeforceView
@@ -542,17 +542,20 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if state["phase"] != "resolve":
             raise IllegalAction("a duel is resolved once both animals and their support stand")
         players = state["options"]["players"]
-        s0, s1, d0, d1, pg = duel_strengths(state["duels"][-1])
-        last = dict(state["duels"][-1], strength=[s0, s1], stalemate_pair=pg)
+        battle = state["battle"]
+        duel = state["duels"][-1]
+        s0, s1, d0, d1, pg = duel_strengths(duel)
+        last = duel.copy()
+        last["strength"], last["stalemate_pair"] = [s0, s1], pg
         duels = state["duels"].copy()
         duels[-1] = last
-        duel_text = (f"{_fighter(players[0], last, 0, s0, d0)} against "
-                     f"{_fighter(players[1], last, 1, s1, d1)}")
+        (a, b), (mode_a, mode_b) = duel["animal"], duel["mode"]
+        duel_text = f"{players[0]}'s {FIGHTS[a][mode_a][d0]} against {players[1]}'s {FIGHTS[b][mode_b][d1]}"
         winner, totals, pg_stalemate = battle_outcome(duels)
-        zones = list(BATTLE_ZONES)
         n = len(duels)
-        events = [event("duel", f"Battle {state['battle']}, duel {n}: {duel_text}", battle=state["battle"],
-                        duel=n, strength=[s0, s1], totals=totals)]
+        # the dicts event() makes, written out: a random game resolves ~34 duels
+        events = [{"battle": battle, "duel": n, "strength": [s0, s1], "totals": totals, "type": "duel",
+                   "text": f"Battle {battle}, duel {n}: {duel_text}"}]
         new = state.copy()
         if winner is None:
             if pg_stalemate:
@@ -564,7 +567,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             starter = players[state["starter"]]
             events.append(event("stalemate", f"Stalemate ({why}): all cards stay on the battle stage, both draw "
                                              f"to {HAND_SIZE} and {starter} attacks again in duel {n + 1}",
-                                battle=state["battle"], duel=n, totals=totals, zones=zones))
+                                battle=battle, duel=n, totals=totals, zones=list(BATTLE_ZONES)))
             new["duels"] = duels + [new_duel()]
             new["phase"], new["turn"] = "attack", state["starter"]
             _draw_both(new, events)
@@ -573,25 +576,27 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
         loser = 1 - winner
         lost, kept = state["table"][loser], state["table"][winner]
-        graveyard, discard = list(state["graveyard"]), list(state["discard"])
+        to_graveyard, to_discard = lost.bit_count(), kept.bit_count()
+        graveyard, discard = state["graveyard"].copy(), state["discard"].copy()
         graveyard[loser] |= lost
         discard[winner] |= kept
-        new.update(graveyard=graveyard, discard=discard, table=[0, 0], duels=[], battle_winner=winner)
-        how = (f"{players[winner]} wins battle {state['battle']}, {totals[winner]} to {totals[loser]}" if n == 1 else
+        new["graveyard"], new["discard"], new["table"], new["duels"] = graveyard, discard, [0, 0], []
+        new["battle_winner"], new["phase"], new["turn"] = winner, "call", winner
+        how = (f"{players[winner]} wins battle {battle}, {totals[winner]} to {totals[loser]}" if n == 1 else
                f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
-               f"{players[winner]} wins battle {state['battle']}")
-        moved = (f"{players[loser]}'s {counted(lost.bit_count(), 'card')} go{'es' if lost.bit_count() == 1 else ''} to the graveyard, "
-                 f"{players[winner]}'s {kept.bit_count()} to the discard pile")
-        events.append(event("battle_result", f"{how}. {moved}", winner=winner, outcome="win",
-                            battle=state["battle"], totals=totals, zones=zones))
+               f"{players[winner]} wins battle {battle}")
+        moved = (f"{players[loser]}'s {counted(to_graveyard, 'card')} go{'es' if to_graveyard == 1 else ''} to the "
+                 f"graveyard, {players[winner]}'s {to_discard} to the discard pile")
+        events.append({"winner": winner, "outcome": "win", "battle": battle, "totals": totals,
+                       "zones": list(BATTLE_ZONES), "type": "battle_result", "text": f"{how}. {moved}"})
         new["battles"] = [*state["battles"], {
-            "battle": state["battle"], "starter": state["starter"], "winner": winner, "totals": totals,
-            "duels": duels, "to_graveyard": lost.bit_count(), "to_discard": kept.bit_count()}]
-        new["phase"], new["turn"] = "call", winner
+            "battle": battle, "starter": state["starter"], "winner": winner, "totals": totals,
+            "duels": duels, "to_graveyard": to_graveyard, "to_discard": to_discard}]
         _draw_both(new, events)
         if not _check_out_of_cards(new, events):
-            events.append(event("call_or_check", f"{players[winner]}: call to attack next, or check to let "
-                                                 f"{players[loser]} attack", seat=winner))
+            events.append({"seat": winner, "type": "call_or_check",
+                           "text": f"{players[winner]}: call to attack next, or check to let {players[loser]} "
+                                   "attack"})
         return new, events
 
     def _call(self, state: State, action: Action) -> tuple[State, list]:
@@ -850,8 +855,14 @@ def _return_to_hand(new: State, seat: int, bit: int) -> None:
 
 def _draw_both(new: State, events: list) -> None:
     """Both players draw up to 5; an empty deck takes the shuffled discard pile first."""
+    hand, deck = new["hand"], new["deck"]
+    h0, h1 = hand
+    if HAND_SIZE - h0 <= deck[0] and HAND_SIZE - h1 <= deck[1]:      # the common case: both decks hold enough
+        new["hand"] = [max(h0, HAND_SIZE), max(h1, HAND_SIZE)]
+        new["deck"] = [deck[0] - max(HAND_SIZE - h0, 0), deck[1] - max(HAND_SIZE - h1, 0)]
+        return
     players = new["options"]["players"]
-    hand, deck, discard = list(new["hand"]), list(new["deck"]), list(new["discard"])
+    hand, deck, discard = hand.copy(), deck.copy(), new["discard"].copy()
     for s in (0, 1):
         need = HAND_SIZE - hand[s]
         while need > 0:
@@ -867,7 +878,7 @@ def _draw_both(new: State, events: list) -> None:
             deck[s] -= take
             hand[s] += take
             need -= take
-    new.update(hand=hand, deck=deck, discard=discard)
+    new["hand"], new["deck"], new["discard"] = hand, deck, discard
 
 
 def _check_out_of_cards(new: State, events: list) -> bool:
@@ -899,18 +910,6 @@ def _check_out_of_cards(new: State, events: list) -> bool:
 def _game_over_event(players: list, winner: int | None, reason: str) -> dict:
     text = f"{players[winner]} wins the game: {reason}" if winner is not None else f"The game is a draw: {reason}"
     return event("game_over", text, winner=winner, reason=reason)
-
-
-def _fighter(who: str, duel: dict, seat: int, strength: int, doubled: bool) -> str:
-    """"North's Peregrine Falcon (25 ×2 = 50)"."""
-    card = duel["animal"][seat]
-    beast = ANIMALS[card]
-    mode = duel["mode"][seat]
-    life = LIFESPAN[card][mode]
-    said = "" if beast.lifespan_low is None else f"{mode} "
-    if doubled:
-        return f"{who}'s {beast.name} ({said}{life} ×2 = {strength}, {colour_label(beast.colour)} is strong)"
-    return f"{who}'s {beast.name} ({said}{life})"
 
 
 RULES = LifeforceRules()
