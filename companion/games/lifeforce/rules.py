@@ -263,17 +263,31 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 support = duel["support"][seat]
                 if support:                 # rebuilding after running out: see _rebuild
                     return self._rebuild(state, seat, support)
-                return {"type": "play_animal", "seat": seat, "card": self._random_card(state, seat, r)}
-            mode = duel["mode"][seat]
-            if mode is None and animal in RANGED:
-                return {"type": "declare", "seat": seat, "mode": "low" if duel["support"][seat] else MODES[r & 1]}
-            if duel["total"][seat] >= LIFESPAN[animal][mode]:
-                return {"type": "done", "seat": seat}
-            if state["hand"][seat] > 0:
-                return {"type": "support", "seat": seat, "card": self._random_card(state, seat, r)}
-            if r % 4 or self._can_support(state, seat):
-                return {"type": "withdraw", "seat": seat, "card": animal}
-            return {"type": "cannot_support", "seat": seat}
+                kind = "play_animal"
+            else:
+                mode = duel["mode"][seat]
+                if mode is None and animal in RANGED:
+                    return {"type": "declare", "seat": seat, "mode": "low" if duel["support"][seat] else MODES[r & 1]}
+                if duel["total"][seat] >= LIFESPAN[animal][mode]:
+                    return {"type": "done", "seat": seat}
+                if state["hand"][seat] <= 0:
+                    if r % 4 or self._can_support(state, seat):
+                        return {"type": "withdraw", "seat": seat, "card": animal}
+                    return {"type": "cannot_support", "seat": seat}
+                kind = "support"
+            # A random card that may be in the hand, drawn from r: rejection sampling first, cheap
+            # while much of the deck is available (written out here: half of all decisions come here).
+            deck = state["options"]["decks"][seat]
+            out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
+            n = len(deck)
+            for _ in range(8):
+                card = deck[r % n]
+                if not BIT[card] & out:
+                    return {"type": kind, "seat": seat, "card": card}
+                if not r:                   # every later try is the deck's first card: where j = 0 starts
+                    break
+                r //= n
+            return {"type": kind, "seat": seat, "card": _nth_not_out(state, seat, out, r)}
         if phase == "resolve":
             return {"type": "resolve", "seat": r & 1}
         if phase == "call":
@@ -313,26 +327,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if in_hand is None or LOWEST[lowest] < LOWEST[in_hand]:
             return {"type": "withdraw", "seat": seat, "card": lowest}
         return {"type": "play_animal", "seat": seat, "card": in_hand}
-
-    @staticmethod
-    def _random_card(state: State, seat: int, r: int) -> str:
-        """A random card that may be in ``seat``'s hand, drawn from the random number ``r``."""
-        deck = state["options"]["decks"][seat]
-        out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
-        n = len(deck)
-        for _ in range(8):                  # rejection sampling: cheap while much of the deck is available
-            card = deck[r % n]
-            if not BIT[card] & out:
-                return card
-            if not r:                       # every later try is the deck's first card: where j = 0 starts
-                break
-            r //= n
-        # then the (r mod k)-th of the k available cards in deck order (a deck's cards are all
-        # different); r is 0 by now for a 50-card deck
-        available = state["deckmask"][seat] & ~out
-        if not available:
-            raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
-        return _nth_available(deck, available, r % available.bit_count() if r else 0)
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
@@ -440,13 +434,16 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if current is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
                                 "first to change the animal (support cards go on the support pad)")
-        new = _placed(state, seat, card)
-        if new is None:
+        placed = _placed(state, seat, card)
+        if placed is None:
             self._check_card(state, seat, card)         # says why not
-        animal, mode = duel["animal"].copy(), duel["mode"].copy()
-        animal[seat], mode[seat] = card, None
-        changed = new["duels"][-1] = duel.copy()
-        changed["animal"], changed["mode"] = animal, mode
+        new, changed = placed
+        animal = duel["animal"].copy()
+        animal[seat] = card
+        changed["animal"] = animal
+        if duel["mode"][seat] is not None:              # (a duel's mode is None while its animal is)
+            mode = changed["mode"] = duel["mode"].copy()
+            mode[seat] = None
         text = (f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
                 f"{LABEL[card]}: say low or max" if card in RANGED else
                 f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
@@ -475,23 +472,19 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         seat, card = action["seat"], action.get("card")
         if state["turn"] != seat or state["phase"] not in BUILDING:
             self._expect_builder(state, seat, "adding support")
-        new = _placed(state, seat, card)
-        if new is None:
+        placed = _placed(state, seat, card)
+        if placed is None:
             self._check_card(state, seat, card)         # says why not
-        duels = new["duels"]
-        duel = duels[-1] = duels[-1].copy()
+        new, duel = placed
         support, total = duel["support"].copy(), duel["total"].copy()
         support[seat] = [*support[seat], card]
-        worth = SUPPORT[card]
-        have = total[seat] = total[seat] + worth
+        have = total[seat] = total[seat] + SUPPORT[card]
         duel["support"], duel["total"] = support, total
         animal, mode = duel["animal"][seat], duel["mode"][seat]
         if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
-            text = (f"{state['options']['players'][seat]} supports with {NAME[card]} ({worth}): "
-                    f"support {have} of {LIFESPAN[animal][mode]}")
+            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
         else:
-            text = (f"{state['options']['players'][seat]} supports with {NAME[card]} ({worth}): "
-                    + _status(animal, mode, have))
+            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}" + _status(animal, mode, have)
         # the dict event() makes, written out: the most frequent move of all
         return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
@@ -769,8 +762,10 @@ def _lowest_available(state: State, seat: int) -> str | None:
 
 # Per deck list object (a game's options keep theirs for the whole game; a few games' worth): what
 # the random player asks of it, worked out once — the bitmask of each prefix of the deck (``[i]``: its
-# first i cards), and its (card, bit) pairs by lowest lifespan, deck order among equals.
+# first i cards), and its (card, bit) pairs by lowest lifespan, deck order among equals.  A new list
+# with the same cards (every game of the sample decks has its own) finds them by its cards.
 _DECK_TABLES: dict[int, tuple[list[str], list[int], list[tuple[str, int]]]] = {}
+_TABLES_BY_CARDS: dict[tuple[str, ...], tuple[list[int], list[tuple[str, int]]]] = {}
 
 
 def _deck_tables(deck: list[str]) -> tuple[list[str], list[int], list[tuple[str, int]]]:
@@ -779,12 +774,28 @@ def _deck_tables(deck: list[str]) -> tuple[list[str], list[int], list[tuple[str,
         return found
     if len(_DECK_TABLES) >= 16:
         _DECK_TABLES.clear()
-    prefix = [0]
-    for card in deck:
-        prefix.append(prefix[-1] | BIT[card])
-    by_lowest = [(card, BIT[card]) for card in sorted(deck, key=LOWEST.__getitem__)]
-    found = _DECK_TABLES[id(deck)] = (deck, prefix, by_lowest)
+    cards = tuple(deck)
+    tables = _TABLES_BY_CARDS.get(cards)
+    if tables is None:
+        if len(_TABLES_BY_CARDS) >= 16:
+            _TABLES_BY_CARDS.clear()
+        prefix = [0]
+        for card in deck:
+            prefix.append(prefix[-1] | BIT[card])
+        by_lowest = [(card, BIT[card]) for card in sorted(deck, key=LOWEST.__getitem__)]
+        tables = _TABLES_BY_CARDS[cards] = (prefix, by_lowest)
+    found = _DECK_TABLES[id(deck)] = (deck, *tables)
     return found
+
+
+def _nth_not_out(state: State, seat: int, out: int, r: int) -> str:
+    """The random player's card when rejection sampling found none (:meth:`LifeforceRules.random_action`):
+    the (r mod k)-th of the k cards of ``seat``'s deck not in ``out``, in deck order (a deck's cards
+    are all different); r is 0 by then for a 50-card deck."""
+    available = state["deckmask"][seat] & ~out
+    if not available:
+        raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
+    return _nth_available(state["options"]["decks"][seat], available, r % available.bit_count() if r else 0)
 
 
 def _nth_available(deck: list[str], available: int, j: int) -> str:
@@ -825,25 +836,25 @@ def _with_duel(state: State, duel: dict) -> State:
     return new
 
 
-def _placed(state: State, seat: int, card) -> State | None:
-    """A new state in which ``seat`` has put ``card`` from its hand on the table (its current duel
-    still to be changed by the caller: a copy of the list, the duels themselves shared), or None
-    when ``card`` may not come from that hand: not a card of their deck, in a known pile, in play,
-    or the hand empty (``_check_card`` says which).  Everything else is shared with ``state``."""
+def _placed(state: State, seat: int, card) -> tuple[State, dict] | None:
+    """``(new state, its current duel)``: ``seat`` has put ``card`` from its hand on the table, the
+    duel a copy for the caller to change (its per-seat lists still shared); or None when ``card``
+    may not come from that hand: not a card of their deck, in a known pile, in play, or the hand
+    empty (``_check_card`` says which).  Everything else is shared with ``state``."""
     try:
         bit = BIT[card]
     except (KeyError, TypeError):                   # not a card id (or not even hashable)
         return None
     hand, table = state["hand"].copy(), state["table"].copy()
-    mine = table[seat]
-    if (hand[seat] <= 0 or not bit & state["deckmask"][seat]
-            or bit & (state["graveyard"][seat] | state["discard"][seat] | mine)):
+    left, mine = hand[seat] - 1, table[seat]
+    if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
         return None
-    hand[seat] -= 1
-    table[seat] = mine | bit
+    hand[seat], table[seat] = left, mine | bit
     new = state.copy()
-    new["duels"], new["hand"], new["table"] = state["duels"].copy(), hand, table
-    return new
+    duels = new["duels"] = state["duels"].copy()
+    new["hand"], new["table"] = hand, table
+    duel = duels[-1] = duels[-1].copy()
+    return new, duel
 
 
 def _return_to_hand(new: State, seat: int, bit: int) -> None:
