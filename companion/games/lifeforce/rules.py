@@ -156,10 +156,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             if wrong:
                 problems.append(f"{players[seat]}'s deck: " + "; ".join(wrong))
             else:
-                mask = 0
-                for card_id in decks[seat]:
-                    mask |= BIT[card_id]
-                masks.append(mask)
+                masks.append(_deck_tables(decks[seat])[1][-1])     # the whole deck's bits
         if problems:
             raise IllegalAction(" — ".join(problems))
         if options["solo_seat"] not in (None, 0, 1) or isinstance(options["solo_seat"], bool):
