@@ -213,8 +213,7 @@ class AppController(EventDispatcher):
 
     def _show_changes(self) -> None:
         """On the main thread: every change not shown yet, in the order the session made them (undo
-        and redo call it as soon as the road has applied them, so their screen sees the effect
-        before it goes on)."""
+        and redo's answers call it first, so their screen has drawn the change before it says it)."""
         while True:
             with self._changes_lock:
                 if not self._changes:
@@ -258,16 +257,33 @@ class AppController(EventDispatcher):
         self.road.touch_steps(step)
         return None
 
-    def undo(self) -> str | None:
-        """Undo the last action, on the road; returns what was undone, in words the shared screen may show."""
+    def undo(self, then=None) -> None:
+        """Undo the last thing a person did, on the road, never waiting for it (issue 26: the UI
+        never blocks on the road).  ``then(text)`` is called on the main thread once the road has
+        applied it, after the screen has seen the session's change: ``text`` says what was undone
+        in words the shared screen may show ("Undone: …"), or why nothing was (the disk is full);
+        it is not called when there was nothing to undo."""
+        self._on_road(self._undo_on_road, then)
+
+    def redo(self, then=None) -> None:
+        """Redo what was undone last, as :meth:`undo` (``then("Redone: …")``)."""
+        self._on_road(self._redo_on_road, then)
+
+    def _on_road(self, work, then) -> None:
         if self.session is None:
-            return None
+            return
+        future = self.road.submit(work)
+        future.add_done_callback(lambda done: on_main_thread(lambda _dt: self._answer(done, then)))
+
+    def _answer(self, done, then) -> None:
+        """On the main thread: the change first (the screen redraws from it), then the words."""
+        self._show_changes()
         try:
-            return self.road.call(self._undo_on_road)
+            text = done.result()
         except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
-            return str(exc)
-        finally:
-            self._show_changes()
+            text = str(exc)
+        if text and then is not None:
+            then(text)
 
     def _undo_on_road(self, session: Session | None) -> str | None:
         if session is None or not session.can_undo():
@@ -287,16 +303,6 @@ class AppController(EventDispatcher):
         """An action the companion's seat makes by itself (not a card a person laid for it)."""
         return action.get("seat") == session.options.get("solo_seat") and \
             action.get("type") in ("solo_decide", "redraw")
-
-    def redo(self) -> str | None:
-        if self.session is None:
-            return None
-        try:
-            return self.road.call(self._redo_on_road)
-        except IllegalAction as exc:
-            return str(exc)
-        finally:
-            self._show_changes()
 
     @staticmethod
     def _redo_on_road(session: Session | None) -> str | None:
