@@ -130,10 +130,10 @@ class InputRoad:
         return self._enqueue(lambda session: _followed(session if session is meant else None, action))
 
     def touch_steps(self, step: Callable[[dict], dict | None], limit: int = 64) -> Future:
-        """A whole step made by one touch (Lifeforce's Done that also resolves the duel, Vita Luna's
-        attacks while both sides only attack): ``step(state)`` names the next action, applied in
-        turn on the road as its own touch (each is its own action in the log, one undo each), until
-        it names none, one is refused (its ``rejected`` event, as a touch's) or ``limit`` ran out.
+        """A whole step made by one touch (Vita Luna's two rewards taken at once): ``step(state)``
+        names the next action, applied in turn on the road as its own touch (each is its own action
+        in the log, one undo each, followed as a touch is), until it names none, one is refused (its
+        ``rejected`` event, as a touch's) or ``limit`` ran out.
         ``step`` runs on the road's thread and must only read the state it is given."""
         meant = self._session
 

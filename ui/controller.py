@@ -11,7 +11,8 @@ Every input enters the game by one road (:class:`companion.inputs.InputRoad`,
 built by the composition root, :func:`ui.main.open_road`): the table source hands its pad events to
 it, the buttons their presses, the companion's seat its decisions and the
 screens their touches (:meth:`AppController.act`, which hands over and goes on:
-a refusal comes back as a ``rejected`` event, like a refused scan's).  The road applies them in turn on its own thread; this
+a refusal comes back as a ``rejected`` event, like a refused scan's), undos and
+redos (:meth:`AppController.undo`: handed over too, their words said once applied).  The road applies them in turn on its own thread; this
 controller never relays a pad event, it only follows: the session's changes
 and the pads' sightings are handed to the Kivy main thread
 (:func:`on_main_thread`) before any widget sees them.  The hand-over wakes the
