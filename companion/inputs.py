@@ -170,7 +170,8 @@ class InputRoad:
         return self.call(press)
 
     def undo(self) -> list:
-        return self.call(lambda s: _need(s).undo())
+        """A long press: the last thing a person did, undone (:func:`undo_to_a_person`)."""
+        return self.call(lambda s: undo_to_a_person(_need(s)))
 
     def redo(self) -> list:
         return self.call(lambda s: _need(s).redo())
@@ -240,6 +241,24 @@ class InputRoad:
             session.report([{"type": "rejected", "pad": ev.pad,
                              "text": f"The card on pad {ev.pad} could not be read into the game: {exc}"}])
             return []
+
+
+def undo_to_a_person(session) -> list:
+    """Undo the last thing a person did.  In a solo game that goes back past the companion's own
+    choices (a slot and lane, a swap): its seat would make them again at once, so an undo that took
+    back only those could never get past them.  Raises :class:`IllegalAction` with nothing to undo."""
+    solo = session.options.get("solo_seat")
+    events: list = []
+    while solo is not None and session.can_undo() and _companions(session.actions[-1], solo):
+        events += session.undo()
+    if session.can_undo() or not events:
+        events += session.undo()
+    return events
+
+
+def _companions(action: dict, solo_seat: int) -> bool:
+    """An action the companion's seat makes by itself (not a card a person laid for it)."""
+    return action.get("seat") == solo_seat and action.get("type") in ("solo_decide", "redraw")
 
 
 #: the most follow-ups one input makes (Vita Luna's battle fought by both players' standing choice

@@ -32,7 +32,7 @@ from kivy.properties import DictProperty, ObjectProperty
 
 from companion.cards import Catalogue, CatalogueError, game_of, load_catalogue
 from companion.engine import IllegalAction, redact_event
-from companion.inputs import InputRoad
+from companion.inputs import InputRoad, undo_to_a_person
 from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, PadEvent, ProfileError
@@ -286,24 +286,14 @@ class AppController(EventDispatcher):
         if text and then is not None:
             then(text)
 
-    def _undo_on_road(self, session: Session | None) -> str | None:
+    @staticmethod
+    def _undo_on_road(session: Session | None) -> str | None:
         if session is None or not session.can_undo():
             return None
         lines = public_history(session)
-        # The companion's own choice (a slot and lane, a swap) would be made again at once by its
-        # seat: undo goes back past it to the last thing a person did, or it could never get there.
-        while self.solo is not None and session.can_undo() and self._companions(session, session.actions[-1]):
-            session.undo()
-        if session.can_undo():
-            session.undo()
+        undo_to_a_person(session)                    # in a solo game, back past the companion's choices
         n = len(session.actions)
         return f"Undone: {lines[n][1] if n < len(lines) else 'the last action'}"
-
-    @staticmethod
-    def _companions(session: Session, action: dict) -> bool:
-        """An action the companion's seat makes by itself (not a card a person laid for it)."""
-        return action.get("seat") == session.options.get("solo_seat") and \
-            action.get("type") in ("solo_decide", "redraw")
 
     @staticmethod
     def _redo_on_road(session: Session | None) -> str | None:
