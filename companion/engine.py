@@ -289,6 +289,15 @@ class Rules:
         by the session, not here."""
         return None
 
+    def follow_up(self, state: State, action: Action) -> Action | None:
+        """The action that follows a person's ``action`` at once, now that it led to ``state``, or
+        None: the one thing left to do (Lifeforce's duel to resolve after the counter's Done), or
+        what a player's standing choice makes (Vita Luna's *attack every turn*).  The input road
+        applies it after a person's input (a touch, a confirm button, a card on a pad), each as
+        its own action in the log, so one undo takes back one; undo and redo are never followed
+        (the players went back to choose again).  It must be legal in ``state``."""
+        return None
+
     def random_action(self, state: State, rng: Rng) -> Action:
         """A uniformly random legal action; engines may sample faster."""
         actions = self.legal_actions(state)

@@ -11,6 +11,8 @@ the same moment are applied one after the other in a known order::
     source.start(road.submit)          # pad events: hand over and go on (never waits)
     road.attach(session)               # the game the road feeds (None: no game open)
     road.confirm(seat)                 # a button press: waits for its own result (a button's thread)
+                                       # (a person's touch, press or card is followed by what the rules
+                                       # make follow it: Rules.follow_up, each its own action)
     road.touch(action)                 # a touch: hand over and go on; its verdict reaches the listeners
     road.touch_steps(step)             # one touch that makes several actions, each its own (a whole step)
     road.act(action)                   # the companion's decision: waits, raises IllegalAction (its own thread)
@@ -125,13 +127,13 @@ class InputRoad:
         session's listeners (see the module).  It is for the game open when it was made: if that
         game was closed or replaced by the time the road comes to it, nothing happens."""
         meant = self._session
-        return self._enqueue(lambda session: _touched(session if session is meant else None, action))
+        return self._enqueue(lambda session: _followed(session if session is meant else None, action))
 
     def touch_steps(self, step: Callable[[dict], dict | None], limit: int = 64) -> Future:
-        """A whole step made by one touch (Lifeforce's Done that also resolves the duel, Vita Luna's
-        attacks while both sides only attack): ``step(state)`` names the next action, applied in
-        turn on the road as its own touch (each is its own action in the log, one undo each), until
-        it names none, one is refused (its ``rejected`` event, as a touch's) or ``limit`` ran out.
+        """A whole step made by one touch (Vita Luna's two rewards taken at once): ``step(state)``
+        names the next action, applied in turn on the road as its own touch (each is its own action
+        in the log, one undo each, followed as a touch is), until it names none, one is refused (its
+        ``rejected`` event, as a touch's) or ``limit`` ran out.
         ``step`` runs on the road's thread and must only read the state it is given."""
         meant = self._session
 
@@ -143,7 +145,7 @@ class InputRoad:
                 action = step(session.state)
                 if action is None:
                     break
-                done = _touched(session, action)
+                done = _followed(session, action)
                 events += done
                 if any(ev.get("type") == "rejected" for ev in done):
                     break
@@ -162,11 +164,14 @@ class InputRoad:
             if taker is not None:
                 taker(seat)
                 return [{"type": "seat_pressed", "seat": seat}]
-            return _need(session).confirm(seat)
+            session = _need(session)
+            logged = len(session.actions)
+            return _follow(session, session.confirm(seat), logged)
         return self.call(press)
 
     def undo(self) -> list:
-        return self.call(lambda s: _need(s).undo())
+        """A long press: the last thing a person did, undone (:func:`undo_to_a_person`)."""
+        return self.call(lambda s: undo_to_a_person(_need(s)))
 
     def redo(self) -> list:
         return self.call(lambda s: _need(s).redo())
@@ -229,12 +234,64 @@ class InputRoad:
         if session is None:
             return []
         try:
-            return session.handle_pad_event(ev)
+            logged = len(session.actions)
+            return _follow(session, session.handle_pad_event(ev), logged)
         except Exception as exc:               # never raises for bad input; a fault still gets its sentence
             log.exception("a pad event could not be applied")
             session.report([{"type": "rejected", "pad": ev.pad,
                              "text": f"The card on pad {ev.pad} could not be read into the game: {exc}"}])
             return []
+
+
+def undo_to_a_person(session) -> list:
+    """Undo the last thing a person did.  In a solo game that goes back past the companion's own
+    choices (a slot and lane, a swap): its seat would make them again at once, so an undo that took
+    back only those could never get past them.  Raises :class:`IllegalAction` with nothing to undo."""
+    solo = session.options.get("solo_seat")
+    events: list = []
+    while solo is not None and session.can_undo() and _companions(session.actions[-1], solo):
+        events += session.undo()
+    if session.can_undo() or not events:
+        events += session.undo()
+    return events
+
+
+def _companions(action: dict, solo_seat: int) -> bool:
+    """An action the companion's seat makes by itself (not a card a person laid for it)."""
+    return action.get("seat") == solo_seat and action.get("type") in ("solo_decide", "redraw")
+
+
+#: the most follow-ups one input makes (Vita Luna's battle fought by both players' standing choice
+#: takes a few dozen attacks at most); a bound, so that a game's follow_up can never spin the road
+FOLLOW_UPS = 500
+
+
+def _followed(session, action: dict) -> list:
+    """A person's touch applied on the road, then what the rules make follow it."""
+    if session is None:
+        return []
+    logged = len(session.actions)
+    return _follow(session, _touched(session, action), logged)
+
+
+def _follow(session, events: list, logged: int) -> list:
+    """After a person's input logged an action (the log is longer than ``logged``): each action
+    ``Rules.follow_up`` names, applied in turn as its own action in the log (one undo each), until
+    it names none or one is refused (its ``rejected`` event, as a touch's)."""
+    actions = session.actions
+    if len(actions) <= logged:
+        return events
+    last = actions[-1]
+    for _ in range(FOLLOW_UPS):
+        action = session.rules.follow_up(session.state, last)
+        if action is None:
+            break
+        done = _touched(session, action)
+        events = events + done
+        if any(ev.get("type") == "rejected" for ev in done):
+            break
+        last = action
+    return events
 
 
 def _touched(session, action: dict) -> list:

@@ -11,7 +11,8 @@ Every input enters the game by one road (:class:`companion.inputs.InputRoad`,
 built by the composition root, :func:`ui.main.open_road`): the table source hands its pad events to
 it, the buttons their presses, the companion's seat its decisions and the
 screens their touches (:meth:`AppController.act`, which hands over and goes on:
-a refusal comes back as a ``rejected`` event, like a refused scan's).  The road applies them in turn on its own thread; this
+a refusal comes back as a ``rejected`` event, like a refused scan's), undos and
+redos (:meth:`AppController.undo`: handed over too, their words said once applied).  The road applies them in turn on its own thread; this
 controller never relays a pad event, it only follows: the session's changes
 and the pads' sightings are handed to the Kivy main thread
 (:func:`on_main_thread`) before any widget sees them.  The hand-over wakes the
@@ -31,7 +32,7 @@ from kivy.properties import DictProperty, ObjectProperty
 
 from companion.cards import Catalogue, CatalogueError, game_of, load_catalogue
 from companion.engine import IllegalAction, redact_event
-from companion.inputs import InputRoad
+from companion.inputs import InputRoad, undo_to_a_person
 from companion.records import RecordError, replay
 from companion.session import Session, Store
 from companion.table import GONE, PadEvent, ProfileError
@@ -213,8 +214,7 @@ class AppController(EventDispatcher):
 
     def _show_changes(self) -> None:
         """On the main thread: every change not shown yet, in the order the session made them (undo
-        and redo call it as soon as the road has applied them, so their screen sees the effect
-        before it goes on)."""
+        and redo's answers call it first, so their screen has drawn the change before it says it)."""
         while True:
             with self._changes_lock:
                 if not self._changes:
@@ -258,45 +258,42 @@ class AppController(EventDispatcher):
         self.road.touch_steps(step)
         return None
 
-    def undo(self) -> str | None:
-        """Undo the last action, on the road; returns what was undone, in words the shared screen may show."""
-        if self.session is None:
-            return None
-        try:
-            return self.road.call(self._undo_on_road)
-        except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
-            return str(exc)
-        finally:
-            self._show_changes()
+    def undo(self, then=None) -> None:
+        """Undo the last thing a person did, on the road, never waiting for it (issue 26: the UI
+        never blocks on the road).  ``then(text)`` is called on the main thread once the road has
+        applied it, after the screen has seen the session's change: ``text`` says what was undone
+        in words the shared screen may show ("Undone: …"), or why nothing was (the disk is full);
+        it is not called when there was nothing to undo."""
+        self._on_road(self._undo_on_road, then)
 
-    def _undo_on_road(self, session: Session | None) -> str | None:
+    def redo(self, then=None) -> None:
+        """Redo what was undone last, as :meth:`undo` (``then("Redone: …")``)."""
+        self._on_road(self._redo_on_road, then)
+
+    def _on_road(self, work, then) -> None:
+        if self.session is None:
+            return
+        future = self.road.submit(work)
+        future.add_done_callback(lambda done: on_main_thread(lambda _dt: self._answer(done, then)))
+
+    def _answer(self, done, then) -> None:
+        """On the main thread: the change first (the screen redraws from it), then the words."""
+        self._show_changes()
+        try:
+            text = done.result()
+        except IllegalAction as exc:                 # e.g. NotSaved: the disk is full
+            text = str(exc)
+        if text and then is not None:
+            then(text)
+
+    @staticmethod
+    def _undo_on_road(session: Session | None) -> str | None:
         if session is None or not session.can_undo():
             return None
         lines = public_history(session)
-        # The companion's own choice (a slot and lane, a swap) would be made again at once by its
-        # seat: undo goes back past it to the last thing a person did, or it could never get there.
-        while self.solo is not None and session.can_undo() and self._companions(session, session.actions[-1]):
-            session.undo()
-        if session.can_undo():
-            session.undo()
+        undo_to_a_person(session)                    # in a solo game, back past the companion's choices
         n = len(session.actions)
         return f"Undone: {lines[n][1] if n < len(lines) else 'the last action'}"
-
-    @staticmethod
-    def _companions(session: Session, action: dict) -> bool:
-        """An action the companion's seat makes by itself (not a card a person laid for it)."""
-        return action.get("seat") == session.options.get("solo_seat") and \
-            action.get("type") in ("solo_decide", "redraw")
-
-    def redo(self) -> str | None:
-        if self.session is None:
-            return None
-        try:
-            return self.road.call(self._redo_on_road)
-        except IllegalAction as exc:
-            return str(exc)
-        finally:
-            self._show_changes()
 
     @staticmethod
     def _redo_on_road(session: Session | None) -> str | None:

@@ -159,3 +159,22 @@ def test_a_whole_step_is_its_actions_in_turn_each_logged_and_a_refusal_stops_it(
     assert road.join()
     assert tried == [0] and sams.actions == plays
     assert [e["type"] for e in heard] == ["rejected"]
+
+
+def test_a_long_press_in_a_solo_game_goes_back_past_the_companions_choice_to_the_persons_move(store, road):
+    """The solo rule is the road's, so a button's long press keeps it as the screen's Undo does: the
+    companion's own choice (which its seat would make again at once) is undone with the person's move."""
+    from companion.inputs import undo_to_a_person
+    session = Session.start(store, "sams", {"solo_seat": 1}, seed=5)
+    road.attach(session)
+    rng = Rng(3)
+    while not any(a["type"] == "solo_decide" for a in session.actions[-1:]):
+        legal = session.rules.legal_actions(session.state)
+        decide = [a for a in legal if a["type"] == "solo_decide"]
+        session.act(decide[0] if decide else session.rules.random_action(session.state, rng))
+    person = max(n for n, a in enumerate(session.actions) if a["type"] != "solo_decide"
+                 and not (a.get("seat") == 1 and a["type"] == "redraw"))
+    road.undo()
+    assert len(session.actions) == person
+    with pytest.raises(IllegalAction):
+        undo_to_a_person(Session.start(store, "sams", {}, seed=1))     # nothing to undo: said, as before

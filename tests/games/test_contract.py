@@ -6,6 +6,7 @@ For a few random legal games of each game, action by action, through the public 
 * ``apply`` never mutates its input (a deep copy taken before equals the state after);
 * ``random_action`` only returns legal actions: ``apply`` takes it, and its kind and seat are among
   ``legal_actions`` (which lists one instance of a move with many values, e.g. Territory's recover);
+* ``follow_up`` names only an action ``apply`` takes in the state the action led to;
 * ``scan_for`` and ``interpret`` round-trip: the card that ``scan_for`` says makes an action,
   put on that zone, means an action that leads to the same state;
 * a face-down card stays hidden: an event hidden from a seat names a card that neither that
@@ -65,6 +66,9 @@ def _playout(rules, seed: int):
         frozen = copy.deepcopy(state)
         new, events = rules.apply(state, action)
         assert state == frozen, f"{rules.name}: apply mutated its input state on {action}"
+        follow = rules.follow_up(new, action)
+        if follow is not None:          # what the input road would apply next must be legal then
+            rules.apply(new, follow)
 
         scan = rules.scan_for(state, action)
         if scan is not None:

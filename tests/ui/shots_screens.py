@@ -16,6 +16,22 @@ from pathlib import Path
 from .shots_window import shots_window
 
 
+#: the simulated-table pictures that show a whole step's button (issue 25): played until it is offered
+WHOLE_STEP_SHOWN = {
+    "lifeforce": lambda screen: screen.ids.primary.text.startswith("Done and resolve"),
+    "vitaluna": lambda screen: any(getattr(b, "text", "").startswith("Attack every turn")
+                                   for b in screen.ids.actions.children),
+}
+
+
+def legal(session, action) -> bool:
+    try:
+        session.rules.apply(session.state, action)
+        return True
+    except Exception:
+        return False
+
+
 def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -> None:
     width, height = (int(v) for v in size.split("x"))
     app = shots_window(width, height)
@@ -105,20 +121,31 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
         harness.frames(3)
         screen = table_screen(app)
         panel = open_panel(screen)
-        # a few plays from the panel's hand (its feed and notes in the picture), then the next hand
+        # a few plays from the panel's hand (its feed and notes in the picture), then the next hand;
+        # where a game's whole-step button comes later (Lifeforce's "Done and resolve", Vita Luna's
+        # "Attack every turn"), each side plays as many and confirms, until the button is offered
         session, rng = controller.session, Rng(1)
-        for _ in range(40):
-            if moves <= 0 or session.rules.is_over(session.state):
+        shown = WHOLE_STEP_SHOWN.get(game)
+        played = {0: 0, 1: 0, None: 0}
+        for _ in range(60):
+            if session.rules.is_over(session.state) or (shown is None and moves <= played[None]) \
+                    or (shown is not None and shown(screen)):
                 break
             if result_open(app):
                 screen.result_view.dismiss()
+            seat = screen.active_seat if shown is not None else None
+            primary = screen.primary_action()
+            if played[seat] >= moves and primary is not None and legal(session, primary):
+                do(app, primary)
+                harness.frames(2)
+                continue
             hand = [c for c in panel.hand() if panel.zones_for(c.id)]
             if hand:
                 panel.pick(hand[0].id)
                 if screen.sim_card is not None:
                     harness.tap(screen.zone_boxes[panel.zones_for(hand[0].id)[0]])
                 controller.road.join()
-                moves -= 1
+                played[seat] += 1
             else:
                 action = next((a for a in session.rules.legal_actions(session.state)
                                if a["type"] in ("first_attacker", "attack_first", "done", "region", "ready", "next")),

@@ -26,7 +26,8 @@ def test_a_placed_card_is_applied_on_the_road_and_the_screen_only_follows(home):
         assert "7♥" in harness.texts(table_screen(app))                        # and shows the card
         assert table_screen(app).undo is not None
         changed_on.clear()
-        assert app.controller.undo().startswith("Undone: ")                     # a touch: also on the road
+        app.controller.undo()                                                   # a touch: also on the road
+        harness.frames(2)
         assert session.actions == [] and set(changed_on) == {app.controller.road.thread}
     finally:
         stop()
@@ -52,3 +53,34 @@ def test_a_touch_never_waits_for_a_busy_road_and_its_refusal_still_reaches_the_b
     harness.frames(2)                                           # the road applies it; a Clock tick shows it
     assert screen.ids.banner.shown and screen.ids.banner.text == str(refused.value)
     assert session.actions == []
+
+
+def test_undo_never_waits_for_a_busy_road_and_says_what_it_undid_once_applied(home):
+    """Issue 26: the screen's Undo is handed to the road like a touch.  While the road is held by a
+    slow item, the touch returns and a frame still runs (the Kivy thread is free); once the road is
+    released the undo is applied there and the next frames say "Undone: …" with the log's words."""
+    from kivy.base import EventLoop
+    app = home
+    session = start(app, "sams")
+    app.controller.sim_place("0.lane1", "sams.7h")
+    harness.frames(2)
+    screen = table_screen(app)
+    assert len(session.actions) == 1
+    gate = threading.Event()
+    app.controller.road.submit(lambda _session: gate.wait(30))  # the road is busy until the gate opens
+    ran = []
+    try:
+        screen.undo()                                           # returns while the road is still blocked
+        from kivy.clock import Clock
+        Clock.schedule_once(lambda _dt: ran.append(len(session.actions)), -1)
+        EventLoop.idle()                                        # a frame runs meanwhile, on the Kivy thread
+        assert ran == [1] and not gate.is_set() and not app.controller.road.join(0)
+        assert not screen.ids.banner.text.startswith("Undone")
+    finally:
+        gate.set()
+    harness.frames(2)                                           # the road applies it; the next frames say it
+    assert session.actions == []
+    assert screen.ids.banner.shown and screen.ids.banner.text == "Undone: North opens lane 1 with 7♥"
+    screen.redo()
+    harness.frames(2)
+    assert len(session.actions) == 1 and screen.ids.banner.text == "Redone: North opens lane 1 with 7♥"

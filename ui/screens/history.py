@@ -120,16 +120,14 @@ class HistoryScreen(Screen):
         self.ids.banner.show(f"Record written to {path}", tone=theme.NEUTRAL, seconds=6)
 
     def undo(self) -> None:
-        text = App.get_running_app().controller.undo()
-        self.refresh()
-        if text:
-            self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
+        App.get_running_app().controller.undo(self._went_back)     # on the road; never waits for it
 
     def redo(self) -> None:
-        text = App.get_running_app().controller.redo()
+        App.get_running_app().controller.redo(self._went_back)
+
+    def _went_back(self, text: str) -> None:
         self.refresh()
-        if text:
-            self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
+        self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
 
     origin = "home"
 

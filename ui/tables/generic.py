@@ -495,14 +495,15 @@ class TableScreen(Screen):
         self.send({"type": "adjust", "seat": box.seat, "counter": box.counter_id, "delta": delta})
 
     def undo(self) -> None:
-        text = self.controller.undo()
-        if text:
-            self.after_undo(text)
+        """Handed to the road like a touch; the words and the table's cleaning come once it is
+        applied (the next frames), for the game it was touched in."""
+        self.controller.undo(self._went_back(self.session))
 
     def redo(self) -> None:
-        text = self.controller.redo()
-        if text:
-            self.after_undo(text)
+        self.controller.redo(self._went_back(self.session))
+
+    def _went_back(self, session):
+        return lambda text: self.after_undo(text) if self.session is session else None
 
     def after_undo(self, text: str) -> None:
         """The table went back (or forth): the notes and marks of what was undone go, and the

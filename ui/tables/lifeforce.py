@@ -76,29 +76,14 @@ class LifeforceTable(TableScreen):
         return super().action_label(action)
 
     def _resolves_next(self, action: dict) -> bool:
-        """Whether ``action`` leaves the duel to be resolved and nothing else to do (the counter's
-        Done: both sides stand; the rules' next step is the duel, whoever touches Resolve)."""
+        """Whether the road follows ``action`` by resolving the duel (the counter's Done: both sides
+        stand, and the rules' ``follow_up`` makes the one step left; companion/inputs.py)."""
         rules, state = self.session.rules, self.session.state
         try:
             after, _events = rules.apply(state, action)
         except Exception:                        # refused: the touch gets its sentence as usual
             return False
-        return only_resolve(rules, after)
-
-    def send(self, action: dict) -> None:
-        """The counter's Done also resolves the duel (the one thing left to do then), as two
-        actions in the log: an undo takes back the duel, a second the Done."""
-        if action.get("type") != "done" or not self._resolves_next(action):
-            super().send(action)
-            return
-        rules, seat, sent = self.session.rules, action["seat"], []
-
-        def step(state):
-            if not sent:
-                sent.append(action)
-                return action
-            return {"type": "resolve", "seat": seat} if only_resolve(rules, state) else None
-        self.send_steps(step)
+        return rules.follow_up(after, action) is not None
 
     def result_actions(self) -> list[dict]:
         """The winner's call or check, on the battle's result: reading it and choosing is one touch."""
@@ -139,11 +124,6 @@ class LifeforceTable(TableScreen):
         return [f"{now} · battle {last['battle']}: {who} won {high} to {low}",
                 f"{now} · last: {who} won {high}–{low}", f"{now} · {who} won last", now]
 
-
-def only_resolve(rules, state) -> bool:
-    """Whether the engine's one step now, forfeits aside, is resolving the duel."""
-    legal = [a for a in rules.legal_actions(state) if a["type"] != "forfeit"]
-    return bool(legal) and all(a["type"] == "resolve" for a in legal)
 
 
 class LifeforceSoloRow(SoloRow):

@@ -8,42 +8,31 @@ backs).  Hits, moves and promotions are shown on the positions they touched.
 """
 from __future__ import annotations
 
-from kivy.clock import Clock
-
-from companion.games.vitaluna.table import ZONE_IDS
+from companion.games.vitaluna.orders import POSITIONS
 from ui import theme
 from ui.tables.generic import MAX_ACTION_BUTTONS, TableScreen, shorter
 
-POSITIONS = 4
-#: the screen's own whole-step buttons (never sent to the engine as such: each makes engine actions)
-EVERY_TURN, STOP, REWARDS = "attack_every_turn", "stop_attacking", "take_rewards"
+#: a player's standing choice and its end: the engine's own moves (companion/games/vitaluna/orders.py)
+EVERY_TURN, STOP = "attack_every_turn", "stop_attacking"
+#: the screen's own whole step (never sent to the engine as such: it makes two reward actions)
+REWARDS = "take_rewards"
 
 
 class VitaLunaTable(TableScreen):
-    """Besides the board, two whole steps by one touch (issue 25), each made of the engine's own
-    actions, one undo each:
+    """Besides the board, two whole steps by one touch (issue 25):
 
-    * **Attack every turn** (a player's standing choice, for this battle): that player attacks
-      now and, on each of their later turns, at once, while no creature of theirs may move in
-      the white row that could not when they chose it (:func:`movers`); one that may now (a
-      position came free beside it, a reserve card may come up) stops it, so do *Stop attacking
-      every turn*, an undo and the battle's end.  (A creature that could move then was left
-      where it was by the player's choice; a second free position for it does not ask again: a
-      guess at what "attack every turn" means to a player, which keeps a battle at two or three
-      touches of it.)  Singular cards wait while it stands: that is the choice the player made.
-      When both players chose it, the battle is fought to the next such stop with no touch
-      between.
+    * **Attack every turn** (a player's standing choice, for this battle) is the engine's own
+      move (:mod:`companion.games.vitaluna.orders`): logged, kept in the game's state, so a game
+      resumed after the app was closed or killed still has it; the attacks it makes are plain
+      attacks the input road applies after each person's input (``Rules.follow_up``), one undo
+      each, so they follow a touch, a confirm button at the table or a card on a pad alike, with
+      no screen.  Its end (a creature of that player's may now move that could not when they
+      chose, the battle's end, *Stop attacking every turn*) is the engine's too; the screen says
+      the stop on the banner.
     * **Both take their rewards**: the two reward cards after a battle (the rules name who takes
       which colour), taken unscanned as the single reward buttons take them; also offered on the
       battle's result.
     """
-
-    def attach(self, controller, session) -> None:
-        #: seat → the creatures it could move when it chose to attack every turn (Attack every turn)
-        self.orders: dict[int, frozenset] = {}
-        if not hasattr(self, "_orders_trigger"):
-            self._orders_trigger = Clock.create_trigger(self._follow_orders, 0)
-        super().attach(controller, session)
 
     def build_board(self, board) -> None:
         side = 118 * self.bs()
@@ -67,7 +56,6 @@ class VitaLunaTable(TableScreen):
         return self.row(first, *zones, **kwargs)
 
     def show_view(self, view: dict) -> None:
-        self._check_orders(view)
         zones, detail = view["zones"], view["detail"]
         positions = detail.get("positions", {})
         turn = detail.get("turn") or {}
@@ -98,17 +86,13 @@ class VitaLunaTable(TableScreen):
         actions = super().button_actions()
         if self.session is None or self.session.rules.is_over(self.session.state):
             return actions
-        legal = self.session.rules.legal_actions(self.session.state)
-        attack = next((a for a in legal if a["type"] == "attack"), None)
-        extra = []
-        if attack is not None and attack["seat"] not in self.orders:
-            extra.append({"type": EVERY_TURN, "seat": attack["seat"]})
-        extra += [{"type": STOP, "seat": seat} for seat in sorted(self.orders)]
-        if self.view.get("phase") == "rewards" and len(self.session.state["rewards"]) > 1 \
-                and any(a["type"] == "reward" and a.get("card") is None for a in legal):
-            extra.append({"type": REWARDS})       # the two rewards the rules give now, winner's first
-        primary = [a for a in actions[:1] if a == self.primary_action()]
-        return (primary + extra + actions[len(primary):])[:MAX_ACTION_BUTTONS + len(primary)]
+        if self.view.get("phase") == "rewards" and len(self.session.state["rewards"]) > 1 and any(
+                a["type"] == "reward" and a.get("card") is None for a in self.session.rules.legal_actions(
+                    self.session.state)):
+            primary = [a for a in actions[:1] if a == self.primary_action()]
+            extra = [{"type": REWARDS}]           # the two rewards the rules give now, winner's first
+            return (primary + extra + actions[len(primary):])[:MAX_ACTION_BUTTONS + len(primary)]
+        return actions
 
     def action_label(self, action: dict) -> str:
         kind, seat = action.get("type"), action.get("seat")
@@ -127,78 +111,18 @@ class VitaLunaTable(TableScreen):
         return [a for a in self.button_actions() if a["type"] == REWARDS]
 
     def send(self, action: dict) -> None:
-        kind, seat = action.get("type"), action.get("seat")
-        if kind == STOP:
-            self.orders.pop(seat, None)
-            self._shown_actions = None
-            self.refresh()
-            return
-        if kind == REWARDS:
+        if action.get("type") == REWARDS:
             rules = self.session.rules
             self.send_steps(lambda state: next((a for a in rules.legal_actions(state)
                                                 if a["type"] == "reward" and a.get("card") is None), None))
             return
-        if kind == EVERY_TURN:
-            state = self.session.state
-            self.orders[seat] = movers(self.session.rules.legal_actions(state), state, seat)
-            self._shown_actions = None
-            action = {"type": "attack", "seat": seat}
-        if action.get("type") != "attack":
-            super().send(action)
-            return
-        sent = []
-        follow = self._orders_step()
+        super().send(action)
 
-        def step(state):
-            if not sent:
-                sent.append(action)
-                return action
-            return follow(state)
-        self.send_steps(step)
-
-    def _orders_step(self):
-        """The next attack the standing orders make in ``state``, or None (a copy of the orders:
-        it runs on the input road)."""
-        rules, orders = self.session.rules, dict(self.orders)
-
-        def step(state):
-            legal = rules.legal_actions(state)
-            seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
-            if seat not in orders or not movers(legal, state, seat) <= orders[seat]:
-                return None
-            return {"type": "attack", "seat": seat}
-        return step
-
-    def _check_orders(self, view: dict) -> None:
-        """Orders end with the battle; one whose player has a new move now stops (said on the
-        banner); one that stands for the seat to act is followed (a confirm button pressed at the
-        table: a touch's own attack follows them at once, on the road)."""
-        if not self.orders:
-            return
-        if view.get("phase") != "battle":
-            self.orders.clear()
-            self._shown_actions = None
-            return
-        legal = self.session.rules.legal_actions(self.session.state)
-        seat = next((a["seat"] for a in legal if a["type"] == "attack"), None)
-        if seat not in self.orders:
-            return
-        if movers(legal, self.session.state, seat) <= self.orders[seat]:
-            self._orders_trigger()
-            return
-        del self.orders[seat]
-        self._shown_actions = None
-        self.ids.banner.show(f"A creature of {self.players[seat]}'s can move now: attacking every turn stops here",
-                             tone=theme.NEUTRAL, seconds=4)
-
-    def _follow_orders(self, _dt=None) -> None:
-        if self.session is not None and self.orders:
-            self.send_steps(self._orders_step())
-
-    def after_undo(self, text: str) -> None:
-        self.orders.clear()                      # a player went back to choose again
-        self._shown_actions = None
-        super().after_undo(text)
+    def _on_session_events(self, controller, events: list) -> None:
+        super()._on_session_events(controller, events)
+        stopped = [ev for ev in events if ev.get("type") == "orders_stopped"]
+        if stopped and self.session is not None:
+            self.ids.banner.show(stopped[-1]["text"], tone=theme.NEUTRAL, seconds=4)
 
     def what_now(self) -> list[str]:
         lines = super().what_now()
@@ -258,25 +182,6 @@ class VitaLunaTable(TableScreen):
         pad.info = []
         pad.reason = shorter(ev.get("text", "")) + ["Battle won" if winner is not None else "Battle over"]
 
-
-def movers(legal: list[dict], state: dict, seat: int) -> frozenset:
-    """The creatures of ``seat`` the engine lets move in the white row now: a creature on white to
-    another white position (a step, a swap), a reserve card promoted to a free white position.
-
-    What the whole table can tell from the board, so that a stop of *Attack every turn* says
-    nothing about a face-down card: a white creature's epics lie face up, and a promotion does not
-    depend on which card it is; a reserve card's move within the reserve, or a swap with the
-    reserve that its own (hidden) move anywhere allows, is left out."""
-    row = state["board"][seat]
-    white = set(ZONE_IDS[seat][:POSITIONS])
-    out = set()
-    for a in legal:
-        if a["type"] != "move" or a["seat"] != seat or a["to"] not in white:
-            continue
-        on_white = row.index(a["card"]) < POSITIONS
-        if on_white or row[ZONE_IDS[seat].index(a["to"])] is None:
-            out.add(a["card"])
-    return frozenset(out)
 
 
 SCREEN = VitaLunaTable

@@ -104,6 +104,13 @@ class LifeforceTable:
             return {"type": "call", "seat": seat}
         return None
 
+    def follow_up(self, state: State, action: Action) -> Action | None:
+        """The counter's Done (a touch or the confirm button) also resolves the duel: with both
+        sides standing, resolving is the one thing left to do and either player may do it."""
+        if action.get("type") == "done" and state["phase"] == "resolve":
+            return {"type": "resolve", "seat": action["seat"]}
+        return None
+
 
 def _parse_zone(zone: str) -> tuple[int, str]:
     seat_text, _, place = zone.partition(".")

@@ -28,13 +28,14 @@ State (plain data)::
     rewards [[seat, colour], …], exchanging (seat), exchange [black cards given],
     owner {card: seat}, held [{colour: n}, {colour: n}], burnt […],
     used [[singulars], [singulars]], bidding {…} (see :mod:`.bidding`),
-    battles [results], winner, reason.
+    battles [results], winner, reason, orders [None or the creatures that
+    could move when that seat chose to attack every turn, ×2] (see :mod:`.orders`).
 """
 from __future__ import annotations
 
 from companion.cards import CatalogueError, user_dir as players_card_dir
 from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event, hidden_event
-from companion.games.vitaluna import bidding as auction
+from companion.games.vitaluna import bidding as auction, orders
 from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULAR_NEEDS,
                                             SINGULAR_TARGETS, SINGULARS, Creature, add_held, card_table, user_edits)
 from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
@@ -95,7 +96,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             "rewards": [], "exchanging": None, "exchange": [],
             "owner": {}, "held": [dict(dealt), dict(dealt)], "burnt": [], "used": [[], []],
             "bidding": auction.fresh(options["blue_opener"]) if advanced else None,
-            "battles": [], "winner": None, "reason": None,
+            "battles": [], "winner": None, "reason": None, "orders": [None, None],
         }
 
     # ---- what the companion knows of the cards ---------------------------------
@@ -127,14 +128,24 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     UNSEATED = frozenset({"reveal"})
 
     def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """A refused reward or exchange is hidden from the other player, as the card is (view.py)."""
+        """A refused reward or exchange is hidden from the other player, as the card is (view.py);
+        after any move a standing choice to attack every turn is checked (:mod:`.orders`)."""
         kind, seat = action["type"], action.get("seat")
         if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
-            return handler(self, state, action)
-        try:
-            return handler(self, state, action)
-        except IllegalAction as exc:
-            raise self.hand_refusal(state, action["card"], seat, exc) from None
+            new, events = handler(self, state, action)
+        else:
+            try:
+                new, events = handler(self, state, action)
+            except IllegalAction as exc:
+                raise self.hand_refusal(state, action["card"], seat, exc) from None
+        standing = new.get("orders")
+        if standing and (standing[0] is not None or standing[1] is not None):
+            return orders.check(self, new, events)
+        return new, events
+
+    def follow_up(self, state: State, action: Action) -> Action | None:
+        """A standing choice's attack, on the turn of the seat that made it (:mod:`.orders`)."""
+        return orders.follow_up(state)
 
     # ---- start: who attacks first ----------------------------------------------------
     def _attack_first(self, state: State, action: Action):
@@ -717,6 +728,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         "attack_first": _attack_first, "bid_first": auction.bid_first, "reveal": auction.reveal, "bid": auction.bid,
         "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
         "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
+        "attack_every_turn": orders.attack_every_turn, "stop_attacking": orders.stop_attacking,
     }
 
     # ---- what may happen -------------------------------------------------------------------------------
@@ -758,7 +770,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                     if self.move_problem(state, seat, card, zone) is None:
                         out.append({"type": "move", "seat": seat, "card": card, "to": zone})
             out.append({"type": "attack", "seat": seat})
-            return out
+            return out + orders.legal(state)
         if phase == "rewards":
             seat, colour = state["rewards"][0]
             on_board = {c for row in state["board"] for c in row if c}

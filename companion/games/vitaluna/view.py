@@ -145,6 +145,8 @@ class VitaLunaView:
             "battles": state["battles"],
             "targets": (self.singular_targets(state, state["turn"]["seat"], state["turn"]["pending"])
                         if in_battle and state["turn"]["pending"] else []),
+            # who chose to attack every turn (the creatures they could move then are theirs to know)
+            "attacking_every_turn": [s for s, mine in enumerate(state.get("orders") or ()) if mine is not None],
         }
         if phase == "bidding":
             b = state["bidding"]
