@@ -53,7 +53,7 @@ def short_deck_name(name: str) -> str:
 #: card attributes worth showing beside a card's name on the simulated table, in order
 VALUE_FORMATS = (("role", "{}"), ("lifespan_min", "{}–"), ("lifespan_max", "{} y"), ("cost", "cost {}"),
                  ("atk", "atk {}"), ("attack", "atk {}"), ("defence", "def {}"), ("health", "hp {}"),
-                 ("hp", "HP {}"), ("base_power", "power {}"), ("biome", "{}"), ("singular", "{}"))
+                 ("hp", "HP {}"), ("base_power", "power {}"), ("biome", "{}"), ("singular", "singular card"))
 
 
 def card_values(card) -> str:

@@ -26,6 +26,9 @@ MANY_SINGULAR = re.compile(r"(?<![\d.,:])\b(?:0|[2-9]|\d\d+) (card|action|creatu
 #: an instruction naming a control: "press Ready", "tap Done", "touch Next round"
 INSTRUCTION = re.compile(r"\b(?:press|tap|touch)(?:es)? (?:the )?[\"“']?([A-Z][\w']*|done|ready|next)\b")
 SECONDS = re.compile(r"\b\d+(?:\.\d+)? s\b")
+#: a line that ends with the word the next line starts with: a chip's "Burn\nburn", "… armour\narmour"
+#: (on one line a repeated word can be right: "Mata Mata", "land by land · Land 1")
+DOUBLED = re.compile(r"\b([A-Za-z]{3,})[ \t]*\n[ \t]*\1\b", re.IGNORECASE)
 
 
 def problems(texts: list[str], buttons: list[str], option_keys: frozenset[str] = frozenset()) -> list[str]:
@@ -46,6 +49,8 @@ def problems(texts: list[str], buttons: list[str], option_keys: frozenset[str] =
             found.append(f"bare option key {text!r}")
         if SECONDS.search(text):
             found.append(f"seconds of thought in {text!r}")
+        for match in DOUBLED.finditer(text):
+            found.append(f"{match.group(1)!r} twice in a row in {text!r}")
         for match in INSTRUCTION.finditer(text):
             name = match.group(1).lower()
             if name in ("a", "here", "one", "it", "again", "to"):

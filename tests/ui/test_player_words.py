@@ -247,3 +247,19 @@ def test_no_text_in_the_tree_leaves_a_plural_open():
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.search(r"[a-z]\(s\)(?!\{)", node.value):
                     open_plurals.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.strip()[:60]!r}")
     assert not open_plurals, "\n".join(open_plurals)
+
+
+def test_a_card_says_each_word_once():
+    """A Vita Luna singular card's chip read "Burn / burn" and an armoured creature "armour …
+    armour": its armour is said once, with its state, and a singular card says what kind it is."""
+    from companion.cards import load_catalogue
+    from ui.decklists import card_values
+    from ui.tables.vitaluna import VitaLunaTable
+    burn = next(c for c in load_catalogue("vitaluna") if c.name == "Burn")
+    assert f"{burn.name}\n{card_values(burn)}" == "Burn\nsingular card"
+    beetle = {"name": "Beetle", "attack": 1, "health": 2, "max_health": 2, "epics": ["armour"], "armour": True}
+    assert VitaLunaTable.creature_info(beetle)[0] == "Beetle\nattack 1 · health 2/2 · armour"
+    spent = dict(beetle, armour=False, health=1)
+    assert VitaLunaTable.creature_info(spent)[0] == "Beetle\nattack 1 · health 1/2 · armour gone"
+    for texts in (VitaLunaTable.creature_info(beetle), [f"{burn.name}\n{card_values(burn)}"]):
+        assert not problems(texts, [])

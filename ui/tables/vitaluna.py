@@ -139,8 +139,9 @@ class VitaLunaTable(TableScreen):
         if here.get("hidden"):
             return ["face down", "?"]
         name, atk, hp, top = here["name"], here["attack"], here["health"], here["max_health"]
-        epics = ", ".join(here.get("epics") or [])
-        armour = " · armour" if here.get("armour") else ""
+        # armour is said once, with its state: an intact armour, or one already spent this battle
+        epics = ", ".join(e for e in here.get("epics") or [] if e != "armour")
+        armour = " · armour" if here.get("armour") else " · armour gone" if "armour" in (here.get("epics") or []) else ""
         base = f"{name}\nattack {atk} · health {hp}/{top}{armour}"
         return ([f"{base}\n{epics}"] if epics else []) + [base, f"{name}\natk {atk} · hp {hp}/{top}",
                                                           f"{name}\n{atk} / {hp}", f"{name} {atk}/{hp}", name]
