@@ -23,7 +23,7 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from companion import games, validate
+from companion import games
 from companion.engine import EngineError, IllegalAction, Rules, State
 
 FORMAT = "tabletop-companion-record"
@@ -157,6 +157,9 @@ def options_schema(rules: Rules) -> dict:
 
 def check_options(rules: Rules, options, source: str = "options") -> None:
     """Refuse wrongly typed setup options in one sentence (:class:`IllegalAction`, as the setup screen shows)."""
+    # companion.validate (jsonschema, ~0.1 s and 3 MB) is imported when a file or options are first
+    # checked, not with this module: the app imports this one before its first frame (docs/ui.md)
+    from companion import validate
     try:
         validate.check(options if options is not None else {}, options_schema(rules), source)
     except validate.InputError as exc:
@@ -165,6 +168,7 @@ def check_options(rules: Rules, options, source: str = "options") -> None:
 
 def read_record(path: str | Path) -> dict:
     """A record file, checked against :data:`SCHEMA` (the sentence names the line and field)."""
+    from companion import validate
     try:
         record, text = validate.load(path, SCHEMA, "json", MAX_BYTES, "record", MAX_NODES)
         try:
@@ -182,6 +186,7 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
 
     ``on_step(n, action, state, events)`` is called after each action (n from 1).
     """
+    from companion import validate
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     record = upgrade(record)
@@ -224,6 +229,7 @@ def replay(record: dict, on_step=None) -> tuple[Rules, State]:
 
 
 def _brief(value) -> str:
+    from companion import validate
     text = validate.printable(repr(value) if isinstance(value, str)
                               else json.dumps(value, ensure_ascii=False, default=repr))
     return text if len(text) <= 120 else text[:119] + "…"

@@ -11,7 +11,6 @@ from companion.table import ProfileError
 from hardware.contract import TableSource
 from hardware.emulator.table import EmulatedTable
 from hardware.readers import open_profile_table, reader_specs, spidev_node
-from hardware.supervisor import SupervisedTable, profile_readers
 
 
 def open_table_source(config) -> TableSource:
@@ -29,7 +28,9 @@ def open_table_source(config) -> TableSource:
     if profile is None or not profile.raw.get("readers"):
         return _fallback(EmulatedTable(), "simulated table: no table profile with readers")
     if _devices_present(profile):
-        # the readers poll in their own supervised process (hardware.supervisor)
+        # the readers poll in their own supervised process (hardware.supervisor; imported here, as
+        # the simulated table needs neither it nor multiprocessing: ~0.5 MB, docs/ui.md)
+        from hardware.supervisor import SupervisedTable, profile_readers
         status_path = Path(config.data_dir) / STATUS_FILE if getattr(config, "data_dir", None) else None
         table = SupervisedTable(profile_readers, (profile,), status_path=status_path)
         problems = table.wait_opened()

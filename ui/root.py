@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from kivy.animation import Animation
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -86,10 +87,17 @@ class CompanionApp(App):
 
     def _first_frame(self, *_args):
         Window.unbind(on_flip=self._first_frame)
-        memory.settle_startup()          # what loading left is collected; the rest is kept for good
-        memory.tidy_soon()               # and its freed heap given back (ui.memory)
+        Clock.schedule_once(self._settle_startup, 0)      # the next tick: the first frame is out
         for hook in self._on_first_frame:
             hook(self)
+
+    def _settle_startup(self, _dt=None):
+        # What every game's start needs and the first frame does not: jsonschema, which checks a
+        # game's options and cards (~0.1 s and 3 MB; docs/ui.md).  Loaded before the startup is
+        # frozen, its objects are frozen with it and never walked by a collection during play.
+        import companion.validate  # noqa: F401
+        memory.settle_startup()          # what loading left is collected; the rest is kept for good
+        memory.tidy_soon()               # and its freed heap given back (ui.memory)
 
     def on_stop(self):
         try:

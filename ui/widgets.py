@@ -196,6 +196,16 @@ class FitLabel(Label):
     def _pick_later(self, _dt) -> None:
         self.pick()
 
+    def texture_update(self, *largs):
+        # The words first, when a pick is pending: drawn before it, the texture was drawn again at
+        # once with the words it picked (the turn badge, whose colour and name change together
+        # every turn, was drawn twice a card; docs/ui.md, the slowest pad events).
+        if self._pick_trigger.is_triggered:
+            self._pick_trigger.cancel()
+            self.pick()
+            self._trigger_texture.cancel()       # drawn now, with those words
+        super().texture_update(*largs)
+
     def pick(self) -> None:
         pad = self.padding
         width, height = self.width - pad[0] - pad[2], self.height - pad[1] - pad[3]

@@ -16,12 +16,9 @@ the hub's are ``hub.toml`` (written by ``companion hub setup``).
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 import re
-import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,12 +62,19 @@ PBKDF2_ROUNDS = 200_000     # OWASP's 2023 cheat sheet asks 600,000 for SHA-256;
 
 def hash_password(password: str, salt: bytes | None = None, rounds: int = PBKDF2_ROUNDS) -> str:
     """``pbkdf2_sha256$rounds$salt$hash`` (hex): what hub.toml keeps instead of the password."""
+    # hashlib, hmac and secrets here, not at the top: every table imports this module (the command
+    # line's parser, the app's start) and only the hub checks a password; they start OpenSSL's
+    # digests, ~0.7 MB of the app's memory (docs/ui.md)
+    import hashlib
+    import secrets
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, rounds)
     return f"pbkdf2_sha256${rounds}${salt.hex()}${digest.hex()}"
 
 
 def check_password(password: str, stored: str) -> bool:
+    import hashlib
+    import hmac
     try:
         kind, rounds, salt, digest = stored.split("$")
         if kind != "pbkdf2_sha256":

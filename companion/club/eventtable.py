@@ -22,7 +22,6 @@ in the table's SQLite that the publisher sends when it can.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 import time
 
@@ -228,6 +227,7 @@ class DeckCheck:
         self.pairing, self.player, self.pad = pairing, player, pad
         self.name = pairing["players"][player]
         self.lookup, self.ask, self.clock = lookup, ask, clock
+        import secrets                  # here, not at the top: every table imports this module at its start (docs/ui.md)
         self.id = f"{pairing['event']}-{pairing['round']}-{secrets.token_hex(6)}"
         self.cards: list[tuple[str, str | None]] = []
         self.last_card: float | None = None

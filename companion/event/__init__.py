@@ -20,3 +20,8 @@ rating shows is computed from that log alone:
 
 Nothing here imports kivy, hardware or ui.  See docs/event.md.
 """
+
+#: how a table's match is played (the event's ``format``), in the organiser's words
+FORMATS = {"bo1": "single games", "bo3": "best of three"}
+#: when the registered deck lists are shown to everyone (the event's ``decks_public``)
+DECKS_PUBLIC = ("never", "after", "always")

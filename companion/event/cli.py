@@ -12,10 +12,13 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from companion import paths, validate
-from companion.event import moves, standings
-from companion.event.store import EventStore
+from companion import paths
+from companion.event import DECKS_PUBLIC, FORMATS
+
+if TYPE_CHECKING:
+    from companion.event.store import EventStore
 
 SCORE = re.compile(r"^\s*(\d)\s*[-–:]\s*(\d)(?:\s*[-–:]\s*(\d))?\s*$")
 MAX_DECK_FILE = 64_000
@@ -30,11 +33,11 @@ def add_event_parser(sub) -> None:
     c = es.add_parser("create", help="a new event")
     c.add_argument("name")
     c.add_argument("--game", required=True)
-    c.add_argument("--format", choices=list(moves.FORMATS), default="bo3")
+    c.add_argument("--format", choices=list(FORMATS), default="bo3")
     c.add_argument("--rounds", type=int, help="number of rounds (default: until one player is undefeated)")
     c.add_argument("--minutes", type=int, default=50, help="time per round")
     c.add_argument("--seed", type=int, default=None, help="pairing seed (default: from the clock)")
-    c.add_argument("--decks", choices=list(moves.DECKS_PUBLIC), default="after",
+    c.add_argument("--decks", choices=list(DECKS_PUBLIC), default="after",
                    help="when registered deck lists are public")
     es.add_parser("list", help="the events in the database")
     r = es.add_parser("register", help="a player (after round 1: a late entry)")
@@ -78,6 +81,8 @@ def _event_id(store: EventStore, args) -> int:
 
 
 def _read_deck(path: str) -> list[str]:
+    from companion import validate
+    from companion.event import moves
     text = validate.read_text(path, MAX_DECK_FILE, "deck list")
     if text.lstrip().startswith("["):
         doc = validate.parse_json(text, path)
@@ -97,6 +102,7 @@ def _print_round(state: dict) -> None:
 
 
 def _print_standings(state: dict) -> None:
+    from companion.event import standings
     print(f"{'#':>3}  {'player':24s} {'pts':>4} {'W-L-D':>7} {'OMW%':>6} {'GW%':>6} {'OGW%':>6}")
     for r in standings.compute(state):
         name = r.name + (" (dropped)" if r.dropped else "")
@@ -105,6 +111,11 @@ def _print_standings(state: dict) -> None:
 
 
 def cmd_event(args) -> int:
+    # the event's modules are imported here, not at the top: every `companion` command (the app's
+    # start too) builds this parser, and they cost ~1 MB and ~0.1 s there (docs/ui.md, start and memory)
+    from companion import validate
+    from companion.event import moves
+    from companion.event.store import EventStore
     try:
         with EventStore.open(_db_path(args)) as store:
             return _run(store, args)
@@ -121,7 +132,7 @@ def cmd_event(args) -> int:
 
 def _run(store: EventStore, args) -> int:
     # fpdf and openskill are imported here, not at the top: every `companion` command builds this parser
-    from companion.event import pages, ratings, slips
+    from companion.event import moves, pages, ratings, slips, standings
 
     cmd = args.event_command
     if cmd == "create":

@@ -31,10 +31,7 @@ from __future__ import annotations
 import re
 
 from companion.engine import IllegalAction
-from companion.event import standings, swiss
-
-FORMATS = {"bo1": "single games", "bo3": "best of three"}
-DECKS_PUBLIC = ("never", "after", "always")
+from companion.event import DECKS_PUBLIC, FORMATS, standings, swiss
 MAX_NAME = 60
 MAX_DECK = 200
 TABLE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")      # a club table's name (companion.club.config.NAME)

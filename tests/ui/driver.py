@@ -150,9 +150,15 @@ def opens_a_result(events) -> bool:
 
 
 def result_open(app) -> bool:
-    """The result view is open (it opens on the frame after the one that shows the deciding card)."""
+    """The result view is open (a deciding card shows in its own frame, what it decided and the view
+    in the next: waited for, a few frames at most)."""
+    screen = table_screen(app)
     harness.frames(2)
-    view = table_screen(app).result_view
+    for _ in range(4):
+        if not screen.showing_later():
+            break
+        harness.frames(1)
+    view = screen.result_view
     return view is not None and view.parent is not None
 
 

@@ -104,7 +104,7 @@ def play_game(app, game: str, seed: int = 3, units: int = UNITS, trace: bool = F
     for _ in range(3000):
         if rules.is_over(session.state) or len(per) >= units:
             break
-        if screen._result_pending is not None:
+        if screen.showing_later():
             result_open(app)                     # the result opens on the frame after its card's
         if screen.result_view.parent is not None:
             offered = [b for b in screen.result_view.ids.back_row.children if getattr(b, "action", None)]

@@ -101,6 +101,8 @@ class TableScreen(Screen):
         self.result_view = None
         self._result_trigger = None
         self._result_pending = None          # a result's events waiting for the frame that shows its card
+        self._deferred_change = None         # what a deciding card decided, waiting for the frame after the card's
+        self._deferred_trigger = None
         self.view: dict = {}
         self._shown_actions = None
         self._spare_buttons: list[FitButton] = []   # action buttons not shown now, kept for the next actions
@@ -144,6 +146,7 @@ class TableScreen(Screen):
         card panel, the texts measured for it."""
         if self.controller is not None:
             self.controller.unbind(on_session_events=self._on_session_events)
+        self.cancel_deferred_change()
         self.cancel_pending_result()
         self._result_pending = None
         if self.result_view is not None:
@@ -509,6 +512,7 @@ class TableScreen(Screen):
         """The table went back (or forth): the notes and marks of what was undone go, and the
         status line tells the last action that still stands."""
         from ui.controller import public_history
+        self.show_deferred_change()
         if not text.startswith(("Undone", "Redone")):     # refused (the disk is full): nothing went back
             self.ids.banner.show(text)
             return
@@ -559,8 +563,10 @@ class TableScreen(Screen):
         """Of nine places over the board (middle, top or bottom; centre, left or right) the first
         that covers none of ``zones``; False when every one does."""
         feed, board = self.ids.feed, self.ids.board
-        text = "\n".join("• " + line for line in lines)
-        height = measure(text, feed.font_size, feed.bold, feed.width - 16 * self.fs())[1] + 12 * self.fs() \
+        room = feed.width - 16 * self.fs()
+        # line by line, the same height as the lines together: each line stays for the next two
+        # moves, so only the new one is laid out (the three together were new every move)
+        height = sum(measure("• " + line, feed.font_size, feed.bold, room)[1] for line in lines) + 12 * self.fs() \
             if lines else 0
         # each zone's place in the window, once: not once for each of the nine places tried
         rects = [(*box.to_window(box.x, box.y), box.width, box.height)
@@ -736,8 +742,58 @@ class TableScreen(Screen):
     def _on_session_events(self, _controller, events: list) -> None:
         if self.session is None:
             return
-        self.refresh()
+        self.show_deferred_change()              # what an earlier change left for its next frame goes first
         public = self.session.public_events(events)
+        card_zones = self.event_zones(public[0]) if public else []
+        if card_zones and any(ev.get("type") in RESULT_EVENTS for ev in public):
+            # The card that decides a battle, a round or the game shows in its own frame, and what it
+            # decided (the zones' results, counters, notes, the feed, the result view) in the next:
+            # laying all that out with the card made it the slowest card to reach the screen by
+            # far (Sam's round end: four times an ordinary card's work; docs/ui.md, the slowest
+            # pad events).  Nothing else is shown in between (the next change shows this one first).
+            self.view = self.session.view(None)
+            self.show_card(self.view, [z for z in card_zones if z in self.zone_boxes])
+            self._deferred_change = public
+            Window.bind(on_flip=self._after_card_frame)
+            Window.canvas.ask_update()           # a frame comes even if that zone looks the same
+            return
+        self.show_change(public)
+
+    def show_card(self, view: dict, zone_ids: list[str]) -> None:
+        """The first frame of a deciding card: the zones as ``view`` has them (``zone_ids``, where the
+        card went, among them), as the game's screen shows them; the rest waits for the next frame.
+        A game's screen whose zones show more than their cards (Sam's lanes: each lane's result)
+        shows only the card's zones here."""
+        self.show_view(view)
+
+    def _after_card_frame(self, *_args) -> None:
+        Window.unbind(on_flip=self._after_card_frame)
+        # a bound method, which Kivy's clock holds weakly (a lambda would hold this table)
+        self._deferred_trigger = Clock.schedule_once(self.show_deferred_change, 0)
+
+    def show_deferred_change(self, _dt=None) -> None:
+        """Show now what a deciding card left for the frame after its own, if it is still waiting."""
+        public, self._deferred_change = self._deferred_change, None
+        self.cancel_deferred_change()
+        if public is not None and self.session is not None:
+            self.show_change(public, card_shown=True)
+
+    def cancel_deferred_change(self) -> None:
+        Window.unbind(on_flip=self._after_card_frame)
+        if self._deferred_trigger is not None:
+            self._deferred_trigger.cancel()
+        self._deferred_change = self._deferred_trigger = None
+
+    def showing_later(self) -> bool:
+        """Whether what the game did still waits for a frame: what a deciding card decided and its
+        result view (the frame after the card's), or a result view alone (the frame after its move's)."""
+        return self._deferred_change is not None or self._result_pending is not None
+
+    def show_change(self, public: list[dict], card_shown: bool = False) -> None:
+        """A change of the game on the board: the view, each event on its zones, the feed and the
+        status line, a decided battle's marks and the result view (in this frame when the deciding
+        card had its own, ``card_shown``; else in the next)."""
+        self.refresh()
         decided = [ev for ev in public if ev.get("type") == "battle_result"]
         if public and not decided and any(ev.get("type") not in BANNER_EVENTS for ev in public):
             self.clear_outcomes()
@@ -762,7 +818,7 @@ class TableScreen(Screen):
             self.set_status(said[-1])
             self.say(said, [z for ev in public for z in self.event_zones(ev)])
         if any(ev.get("type") in RESULT_EVENTS for ev in public):
-            self.show_result(public)
+            self.show_result(public, card_shown)
         self.speak(public)
 
     def speak(self, public_events: list[dict]) -> None:
@@ -816,19 +872,25 @@ class TableScreen(Screen):
             if box.outcome:
                 box.outcome, box.reason = "", []
 
-    def show_result(self, public_events: list[dict]) -> None:
+    def show_result(self, public_events: list[dict], card_shown: bool = False) -> None:
         """Open the result view once the frame that shows the deciding card is on screen: opening
-        the view takes 25–130 ms here (its labels' textures), which would hold that card back."""
+        the view takes 25–130 ms here (its labels' textures), which would hold that card back.
+        ``card_shown``: that frame was drawn already (:meth:`show_deferred_change`): open it now."""
         self.cancel_pending_result()
         self._result_pending = public_events
-        Window.bind(on_flip=self._after_flip)
+        if card_shown:
+            self._open_result()
+        else:
+            Window.bind(on_flip=self._after_flip)
 
     def _after_flip(self, *_args) -> None:
         Window.unbind(on_flip=self._after_flip)
         self._result_trigger = Clock.schedule_once(self._open_result, 0)
 
     def cancel_pending_result(self) -> None:
-        """A result waiting for its frame is not opened (the view was dismissed, the game closed)."""
+        """A result waiting for its frame is not opened (the view was dismissed, the game closed);
+        what its card decided is shown at once, if it still waited for its frame."""
+        self.show_deferred_change()
         Window.unbind(on_flip=self._after_flip)
         if self._result_trigger is not None:
             self._result_trigger.cancel()

@@ -65,6 +65,14 @@ class SamsTable(TableScreen):
                 else:
                     box.outcome, box.reason = "tie", []
 
+    def show_card(self, view: dict, zone_ids: list[str]) -> None:
+        # the card's lane alone, its attack and defence with it; the round's results (every lane's
+        # outcome, mark and reason) in the next frame
+        zones = view["zones"]
+        for zone_id in zone_ids:
+            cards = zones[zone_id]["cards"]
+            self.show_zone(self.zone_boxes[zone_id], zones[zone_id], info=self.lane_info(cards))
+
     @staticmethod
     def lane_info(cards: list) -> list[str]:
         if not cards:
