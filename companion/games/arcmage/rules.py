@@ -87,9 +87,6 @@ class ArcmageRules(Rules):
             raise IllegalAction("Reassigning equipment costs 'printed' (its gold cost again) or is 'free'.")
         return R.new_game(options, seed)
 
-    def is_over(self, state: dict) -> bool:
-        return state["result"] is not None
-
     def result(self, state: dict) -> dict:
         return state["result"]
 

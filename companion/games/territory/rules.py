@@ -921,9 +921,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         "forfeit": _forfeit, "adjust": _adjust, "show": _show,
     }
 
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         counts = [len(state["claimed"][0]), len(state["claimed"][1])]
         if state["phase"] != "over":

@@ -887,9 +887,6 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         return {"type": "attack", "seat": seat}
 
     # ---- the end ---------------------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         if state["winner"] is None:
             return {"winner": None, "reason": "the game is not over", "track": state["track"]}
