@@ -590,7 +590,8 @@ class ArcmageRules(Rules):
         clash = R.faction_clash(s["p"][seat], to, c["card"]) if to != "front" else None
         if clash:
             raise IllegalAction(clash)
-        moved = dict(c, marked=True)
+        moved = c.copy()
+        moved["marked"] = True
         e.lst(seat, pile).pop(i)
         if to != "front" and c["equip"]:
             e.lst(seat, "dropped").extend(c["equip"])
