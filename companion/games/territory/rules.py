@@ -270,7 +270,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if phase == "deploy":
             ready = state["ready"][seat]
             if ready and rng.randrange(8):
-                slots = [i for i, s in enumerate(state["slots"]) if s is not None]
+                slots = [i for i, s in enumerate(state["slots"]) if s is not None]   # lands in play
                 return {"type": "deploy", "seat": seat, "creature": rng.choice(ready), "slot": rng.choice(slots)}
             return {"type": "done", "seat": seat}
         if phase == "combat":
@@ -491,8 +491,11 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
 
     def _enter_battle(self, state: State, start: int, events: list) -> tuple[State, list]:
         """Reveal the next land's creatures; open the window for activated abilities or fight at once."""
-        slot = next((i for i in range(start, SLOTS) if state["slots"][i] is not None), None)
-        if slot is None:
+        slots = state["slots"]
+        for slot in range(start, SLOTS):       # the next land in play (a loop: this runs for every land)
+            if slots[slot] is not None:
+                break
+        else:
             return self._round_end(state, events)
         state = state.copy()
         state["battle"] = slot
@@ -506,9 +509,9 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                                 + ", ".join(name(r["id"]) for r in pile),
                                     seat=seat, slot=slot, zone=land_zone(seat, slot),
                                     creatures=[r["id"] for r in pile]))
-        done = [not self.may_activate(state, s) for s in (0, 1)]
+        done = [not self.may_activate(state, 0), not self.may_activate(state, 1)]
         state["done"] = done
-        if all(done):
+        if done[0] and done[1]:
             return self._resolve(state, events)
         return state, events
 
