@@ -119,7 +119,11 @@ def domain_points(p: dict, domain: str) -> int:
 
 
 def gold_available(p: dict) -> int:
-    return p["gold"] + sum(1 for r in p["vault"] if not r["marked"])
+    gold = p["gold"]
+    for r in p["vault"]:          # a loop, not sum(generator): asked several times before every move
+        if not r["marked"]:
+            gold += 1
+    return gold
 
 
 def main_cards_accounted(state: dict, seat: int, is_region) -> int:
