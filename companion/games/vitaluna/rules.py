@@ -124,7 +124,11 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         """How many of the ``colour`` cards ``seat`` holds the companion has seen (the rest were dealt
         face down and never placed)."""
         table = self.table(state)
-        return sum(1 for c, s in state["owner"].items() if s == seat and table[c].colour == colour)
+        n = 0
+        for c, s in state["owner"].items():       # a loop, not sum(generator): asked on every placement
+            if s == seat and table[c].colour == colour:
+                n += 1
+        return n
 
     def check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
         """``card`` as a creature of ``colour`` nobody holds (a card bid for, a reward, a new blue card)."""
