@@ -26,8 +26,7 @@ State (all plain data)::
 """
 from __future__ import annotations
 
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
-                              hidden_event)
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event
 
 from companion.games.sams.cards import (_INFO, _SYMBOL, _ZONES, BIT, CARDS_PER_TURN, CATALOGUE, DECK, DRAW_PER_TURN, LANES,  # noqa: F401
                                         OPENING_HAND, RANK_NAMES, SUITS, TURNS, VP_TO_WIN, cards_in, generate_catalogue,
