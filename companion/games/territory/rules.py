@@ -461,10 +461,14 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         land = LANDS[state["slots"][slot]["land"]].name
         new = state.copy()
         new["ready"], new["slots"], new["done"] = ready, slots, done
-        return new, [
-            hidden_event("deployed", f"{players[seat]} deploys {name(cid)} face down at {land} (land {slot + 1})",
-                         f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
-                         seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
+        who, zone = players[seat], land_zone(seat, slot)
+        # engine.hidden_event, written out (same keys, same order): half of a round's moves are deploys
+        return new, [{"seat": seat, "zone": zone, "creature": cid, "slot": slot, "type": "deployed",
+                      "text": f"{who} deploys {name(cid)} face down at {land} (land {slot + 1})",
+                      "hidden_from": [1 - seat],
+                      "redacted": {"type": "deployed",
+                                   "text": f"{who} deploys a creature face down at {land} (land {slot + 1})",
+                                   "seat": seat, "zone": zone}}]
 
     def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
         seat, cid = action["seat"], action.get("creature")
