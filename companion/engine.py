@@ -27,6 +27,9 @@ The rules of the contract:
   that would reveal something face down carries ``"hidden_from"`` (a list of
   seats) and a ``"redacted"`` twin that is shown to everybody else; see
   :func:`redact_event`.
+* **The end.** Every state has a ``"phase"``, and it is ``"over"`` exactly when
+  the game is over: that is :meth:`Rules.is_over`, and the dispatch reads it
+  on every action.
 * **Seats** are 0 and 1.  ``view(state, None)`` is the shared screen: only what
   both players may see.
 * **Counters** that players may correct by touch are listed in the view and
@@ -176,8 +179,8 @@ class Rules:
     """Base class for a game's rules.  Subclasses are stateless singletons.
 
     Override the methods marked "required"; the rest have sensible defaults.
-    Keep each game in ``companion/games/<name>.py`` (or a package of that
-    name) with a module-level ``RULES = MyRules()``: the registry in
+    Keep each game in its package ``companion/games/<name>/`` with
+    ``RULES = MyRules()`` exported by its ``__init__.py``: the registry in
     :mod:`companion.games` finds it there.
     """
 
@@ -191,6 +194,14 @@ class Rules:
     MOVES: dict[str, Callable] = {}
     #: Kinds that need no seat (a deal, a reveal, a card shown on a check pad).
     UNSEATED: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
+        # Read on every action of every game, so kept on the singleton itself: CPython 3.11
+        # specialises loading an instance's own attribute, not a class attribute read through it.
+        # A game's MOVES is complete when its RULES is made (the end of its rules module).
+        self._moves = self.MOVES
+        self._unseated = self.UNSEATED
+        self._wraps = type(self).dispatch is not Rules.dispatch
 
     # ---- required -------------------------------------------------------
     def setup(self, options: dict, seed: int) -> State:
@@ -210,28 +221,34 @@ class Rules:
         Never mutates ``state``.
         """
         # Run on every action of every game (a random Lifeforce game is ~330), so each check is one
-        # test on the common path; the refusals' sentences are built only when one is made.
+        # test on the common path, with no call but the handler's (and the game's dispatch, if it
+        # has one); the refusals' sentences are built only when one is made.
         try:
             kind = action["type"]
-            handler = self.MOVES[kind]
+            handler = self._moves[kind]
         except (KeyError, TypeError, IndexError):   # not a dict, no kind, an unknown one, an unhashable one
             kind = action.get("type") if isinstance(action, dict) else None
             raise IllegalAction(f"{self.title} has no action {kind!r}") from None
-        if kind != "adjust" and self.is_over(state):
+        if state["phase"] == "over" and kind != "adjust":     # is_over, inlined
             raise IllegalAction("the game is over")
         if "seat" not in action or action["seat"] not in (0, 1):
-            if kind not in self.UNSEATED:
+            if kind not in self._unseated:
                 raise IllegalAction(f"{kind} needs the seat (0 or 1) of the player making it, "
                                     f"not {action.get('seat')!r}")
-        return self.dispatch(state, action, handler)
+        if self._wraps:
+            return self.dispatch(state, action, handler)
+        return handler(self, state, action)
 
     def dispatch(self, state: State, action: Action, handler: Callable) -> tuple[State, list[Event]]:
         """Hand a checked action to its handler; a game overrides this only for what wraps every
-        move of its own (Arcmage's edit log, Lifeforce's solo seat, Vita Luna's hidden refusals)."""
+        move of its own (Arcmage's edit log, Lifeforce's solo seat, Territory's card fields).
+        A game that does not override it has its handlers called straight from :meth:`apply`."""
         return handler(self, state, action)
 
     def is_over(self, state: State) -> bool:
-        raise NotImplementedError
+        """Whether the game has ended: its phase is ``"over"`` (the contract, for every game).
+        :meth:`apply` reads the phase itself, so a game does not override this."""
+        return state["phase"] == "over"
 
     def result(self, state: State) -> dict:
         """Who won and why: ``{"winner": seat | None, "reason": str, ...}``."""
@@ -320,9 +337,9 @@ class Rules:
         """A random legal game from setup to its end (for tests, simulate and bench)."""
         state = self.setup(self.normalise_options(options), seed)
         rng = Rng(seed ^ 0x5DEECE66D)
-        is_over, random_action, apply = self.is_over, self.random_action, self.apply   # looked up once
+        random_action, apply = self.random_action, self.apply   # looked up once
         for _ in range(max_actions):
-            if is_over(state):
+            if state["phase"] == "over":                        # is_over, inlined as in apply
                 return state
             action = random_action(state, rng)
             new_state, events = apply(state, action)

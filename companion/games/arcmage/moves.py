@@ -26,7 +26,16 @@ def cards_of(card_type: str) -> list[tuple[str, int | None]]:
 
 
 def _affordable(card_type: str, gold: int) -> list[str]:
-    return [cid for cid, cost in cards_of(card_type) if cost is not None and cost <= gold]
+    """Ids of the cards of a type that cost at most ``gold``, cheapest first; cached like :func:`cards_of`
+    (asked for both players before every random move).  Callers only read the list."""
+    key = (id(arc.catalogue()), card_type, gold)
+    found = _by_gold.get(key)
+    if found is None:
+        found = _by_gold[key] = [cid for cid, cost in cards_of(card_type) if cost is not None and cost <= gold]
+    return found
+
+
+_by_gold: dict = {}
 
 
 def _ready(c: dict) -> bool:

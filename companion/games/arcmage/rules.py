@@ -87,9 +87,6 @@ class ArcmageRules(Rules):
             raise IllegalAction("Reassigning equipment costs 'printed' (its gold cost again) or is 'free'.")
         return R.new_game(options, seed)
 
-    def is_over(self, state: dict) -> bool:
-        return state["result"] is not None
-
     def result(self, state: dict) -> dict:
         return state["result"]
 
@@ -593,7 +590,8 @@ class ArcmageRules(Rules):
         clash = R.faction_clash(s["p"][seat], to, c["card"]) if to != "front" else None
         if clash:
             raise IllegalAction(clash)
-        moved = dict(c, marked=True)
+        moved = c.copy()
+        moved["marked"] = True
         e.lst(seat, pile).pop(i)
         if to != "front" and c["equip"]:
             e.lst(seat, "dropped").extend(c["equip"])

@@ -26,8 +26,7 @@ State (all plain data)::
 """
 from __future__ import annotations
 
-from companion.engine import (Action, IllegalAction, Option, Rng, Rules, State, event,
-                              hidden_event)
+from companion.engine import Action, IllegalAction, Option, Rng, Rules, State, event
 
 from companion.games.sams.cards import (_INFO, _SYMBOL, _ZONES, BIT, CARDS_PER_TURN, CATALOGUE, DECK, DRAW_PER_TURN, LANES,  # noqa: F401
                                         OPENING_HAND, RANK_NAMES, SUITS, TURNS, VP_TO_WIN, cards_in, generate_catalogue,
@@ -49,32 +48,31 @@ def fight(stacks: tuple[list[str], list[str]], strict_retaliation: bool) -> dict
         return {"outcome": "empty", "winner": None, "attack": [0, 0], "defence": [0, 0], "why": "empty"}
     (a0, d0), (a1, d1) = lane_strength(stacks[0]), lane_strength(stacks[1])
     attack, defence = [a0, a1], [d0, d1]
-    result = {"attack": attack, "defence": defence}
     if a0 != a1:
         first = 0 if a0 > a1 else 1
         second = 1 - first
         if attack[first] >= defence[second]:
-            return {**result, "outcome": "win", "winner": first,
+            return {"attack": attack, "defence": defence, "outcome": "win", "winner": first,
                     "why": f"{{{first}}} attack {attack[first]} ≥ {{{second}}} defence {defence[second]}"}
         strikes_back = attack[second] > defence[first] if strict_retaliation else attack[second] >= defence[first]
         sign = ">" if strict_retaliation else "≥"
         if strikes_back:
-            return {**result, "outcome": "win", "winner": second,
+            return {"attack": attack, "defence": defence, "outcome": "win", "winner": second,
                     "why": f"{{{first}}} attack {attack[first]} < {{{second}}} defence {defence[second]}; "
                            f"{{{second}}} retaliates, {attack[second]} {sign} {defence[first]}"}
-        return {**result, "outcome": "draw", "winner": None,
+        return {"attack": attack, "defence": defence, "outcome": "draw", "winner": None,
                 "why": f"{{{first}}} attack {attack[first]} < {{{second}}} defence {defence[second]} and "
                        f"{{{second}}} retaliation {attack[second]} fails against {defence[first]}"}
     kills0, kills1 = a0 >= d1, a1 >= d0
     if kills0 and kills1:
-        return {**result, "outcome": "tie", "winner": None,
+        return {"attack": attack, "defence": defence, "outcome": "tie", "winner": None,
                 "why": f"equal attacks {a0} strike together and both get through"}
     if kills0 or kills1:
         w = 0 if kills0 else 1
-        return {**result, "outcome": "win", "winner": w,
+        return {"attack": attack, "defence": defence, "outcome": "win", "winner": w,
                 "why": f"equal attacks {a0} strike together; only {{{w}}} gets through "
                        f"({attack[w]} ≥ defence {defence[1 - w]})"}
-    return {**result, "outcome": "draw", "winner": None,
+    return {"attack": attack, "defence": defence, "outcome": "draw", "winner": None,
             "why": f"equal attacks {a0} strike together and both are blocked"}
 
 
@@ -164,23 +162,31 @@ class SamsRules(SamsTable, SamsView, Rules):
         return actions
 
     def random_action(self, state: State, rng: Rng) -> Action:
-        if state["phase"] == "round_over":
+        phase = state["phase"]
+        if phase == "round_over":
             return {"type": "next_round", "seat": rng.randrange(2)}
-        seat = self.to_play(state)
+        if phase != "play":
+            seat = None
+        else:                            # to_play, inlined: this runs before every play
+            played = state["played"]
+            seat = state["first"] if (played[0] + played[1]) % 2 == 0 else 1 - state["first"]
         if "solo" in state and state["solo"]["seat"] == seat:
             return rng.choice(solo_legal_actions(state))
-        if self._may_redraw(state, seat) and rng.randrange(20) == 0:
+        randrange = rng.randrange
+        if self._may_redraw(state, seat) and randrange(20) == 0:
             return {"type": "redraw", "seat": seat}
         out = state["on_table"] | state["discarded"]
         while True:                      # rejection sampling: most cards are playable
-            card = DECK[rng.randrange(len(DECK))]
+            card = DECK[randrange(len(DECK))]
             if not BIT[card] & out:
-                return {"type": "play", "seat": seat, "lane": rng.randrange(LANES), "card": card}
+                return {"type": "play", "seat": seat, "lane": randrange(LANES), "card": card}
 
     # ---- applying ------------------------------------------------------------
     # apply: the base class's one dispatch, through MOVES (after the handlers below)
     def _play(self, state: State, action: Action) -> tuple[State, list]:
-        seat, lane, card = action.get("seat"), action.get("lane"), action.get("card")
+        # The hottest path of the game (24 plays a round): the checks read the state once, the new
+        # state is one dict copy with its changed parts set, and the event is built in place.
+        seat, lane, card = action["seat"], action.get("lane"), action.get("card")
         if state["phase"] != "play":
             raise IllegalAction(f"round {state['round']} is scored; start the next round before playing")
         if card not in _INFO:
@@ -189,12 +195,14 @@ class SamsRules(SamsTable, SamsView, Rules):
             raise IllegalAction(f"there is no lane {lane!r}; lanes are 0–4 (shown as 1–5)")
         players = state["options"]["players"]
         played = state["played"]
-        expected = state["first"] if (played[0] + played[1]) % 2 == 0 else 1 - state["first"]
+        first = state["first"]
+        expected = first if (played[0] + played[1]) % 2 == 0 else 1 - first
         if seat != expected:
             raise IllegalAction(f"it is {players[expected]}'s turn to play "
-                                f"(card {state['played'][expected] + 1} of {CARDS_PER_TURN}, turn {state['turn']})")
+                                f"(card {played[expected] + 1} of {CARDS_PER_TURN}, turn {state['turn']})")
         bit = BIT[card]
-        if bit & state["on_table"]:
+        on_table = state["on_table"]
+        if bit & on_table:
             side, n = _where(state, card)
             face_down = is_face_down(state["lanes"][side][n].index(card))
             raise _refusal(state, seat, lane, f"{{card}} already lies in {players[side]}'s lane {n + 1}", card,
@@ -202,36 +210,40 @@ class SamsRules(SamsTable, SamsView, Rules):
         if bit & state["discarded"]:
             raise _refusal(state, seat, lane, "{card} is in the discard pile; it cannot be played before the "
                                               "discard pile is shuffled back into the draw pile", card)
-        if state["hand"][seat] <= 0:
+        hand = state["hand"]
+        if hand[seat] <= 0:
             raise IllegalAction(f"{players[seat]} has no card left in hand")
-        solo = state.get("solo")
-        if solo is not None and solo["seat"] == seat:
+        if "solo" in state and state["solo"]["seat"] == seat:
             state = _solo_take(state, card, lane)
 
-        lanes = list(state["lanes"])
-        side = list(lanes[seat])
+        lanes = state["lanes"].copy()
+        side = lanes[seat].copy()
         stack = side[lane] + [card]
         side[lane] = stack
         lanes[seat] = side
-        played = list(played)
+        played = played.copy()
         played[seat] += 1
-        hand = list(state["hand"])
+        hand = hand.copy()
         hand[seat] -= 1
-        new = dict(state, lanes=lanes, played=played, hand=hand, on_table=state["on_table"] | bit)
+        new = state.copy()
+        new["lanes"], new["played"], new["hand"], new["on_table"] = lanes, played, hand, on_table | bit
 
         position = len(stack) - 1
-        zone = _ZONES[seat][lane]
         who = players[seat]
+        # engine.event / hidden_event, written out (same keys, same order)
         if position == 0:
-            events = [event("played", f"{who} opens lane {lane + 1} with {_SYMBOL[card]}",
-                            seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
-        elif position % 2:                 # is_face_down, inlined: this is the hottest path
-            events = [hidden_event("played", f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face down)",
-                                   f"{who} buffs lane {lane + 1} (face down)", [1 - seat],
-                                   seat=seat, zone=zone, card=card, lane=lane, face_up=False)]
+            events = [{"seat": seat, "zone": _ZONES[seat][lane], "card": card, "lane": lane, "face_up": True,
+                       "type": "played", "text": f"{who} opens lane {lane + 1} with {_SYMBOL[card]}"}]
+        elif position % 2:                 # is_face_down, inlined
+            zone = _ZONES[seat][lane]
+            events = [{"seat": seat, "zone": zone, "card": card, "lane": lane, "face_up": False, "type": "played",
+                       "text": f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face down)",
+                       "hidden_from": [1 - seat],
+                       "redacted": {"type": "played", "text": f"{who} buffs lane {lane + 1} (face down)",
+                                    "seat": seat, "zone": zone}}]
         else:
-            events = [event("played", f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face up)",
-                            seat=seat, zone=zone, card=card, lane=lane, face_up=True)]
+            events = [{"seat": seat, "zone": _ZONES[seat][lane], "card": card, "lane": lane, "face_up": True,
+                       "type": "played", "text": f"{who} buffs lane {lane + 1} with {_SYMBOL[card]} (face up)"}]
 
         if played[0] == CARDS_PER_TURN and played[1] == CARDS_PER_TURN:
             if new["turn"] == TURNS:
@@ -265,10 +277,11 @@ class SamsRules(SamsTable, SamsView, Rules):
                 text = f"Lane {lane + 1}: {why} — a tie, nobody wins the lane"
             else:
                 text = f"Lane {lane + 1}: {why} — a draw, nobody wins the lane"
-            lane_results.append({k: r[k] for k in ("outcome", "winner", "attack", "defence")})
+            lane_results.append({"outcome": r["outcome"], "winner": r["winner"], "attack": r["attack"],
+                                 "defence": r["defence"]})
             if r["outcome"] != "empty":
                 events.append(event("battle_result", text, winner=r["winner"], outcome=r["outcome"], lane=lane,
-                                    zones=[lane_zone(0, lane), lane_zone(1, lane)],
+                                    zones=[_ZONES[0][lane], _ZONES[1][lane]],
                                     attack=r["attack"], defence=r["defence"]))
         gain, winner = round_points(lanes_won, state["vp"], opts["strict_majority"])
         vp = [state["vp"][0] + gain[0], state["vp"][1] + gain[1]]
@@ -343,9 +356,6 @@ class SamsRules(SamsTable, SamsView, Rules):
         return new, events
 
     # ---- the end -------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         players = state["options"]["players"]
         w = state["winner"]
@@ -387,7 +397,12 @@ def _draw(state: State, n: int, events: list) -> None:
 
 
 def _draw_one_seat(state: State, seat: int, n: int, events: list) -> None:
-    hand = list(state["hand"])
+    hand = state["hand"].copy()
+    if state["pile"] >= n:               # the common case: no reshuffle on the way
+        state["pile"] -= n
+        hand[seat] += n
+        state["hand"] = hand
+        return
     for _ in range(n):
         if state["pile"] == 0:
             if state["discard"] == 0 and state["set_aside"] == 0:

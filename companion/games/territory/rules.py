@@ -270,7 +270,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if phase == "deploy":
             ready = state["ready"][seat]
             if ready and rng.randrange(8):
-                slots = [i for i, s in enumerate(state["slots"]) if s is not None]
+                slots = [i for i, s in enumerate(state["slots"]) if s is not None]   # lands in play
                 return {"type": "deploy", "seat": seat, "creature": rng.choice(ready), "slot": rng.choice(slots)}
             return {"type": "done", "seat": seat}
         if phase == "combat":
@@ -343,7 +343,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                 f"over the agreed {budget}")
         decks = _with(state["decks"], seat, deck + [cid])
         done = _with(state["done"], seat, False)
-        new = dict(state, decks=decks, done=done)
+        new = state.copy()
+        new["decks"], new["done"] = decks, done
         return new, [hidden_event("registered", f"{players[seat]} adds {name(cid)} (cost {FINAL_COST[cid]}) "
                                                 f"to their deck: {counted(len(decks[seat]), 'creature')}, cost {cost}/{budget}",
                                   f"{players[seat]} adds a creature: {counted(len(decks[seat]), 'creature')}",
@@ -377,7 +378,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if phase == "register" and not state["decks"][seat]:
             raise IllegalAction(f"{who} has not scanned any creature onto their ready pad yet")
         done = _with(state["done"], seat, True)
-        new = dict(state, done=done)
+        new = state.copy()
+        new["done"] = done
         text = {"register": f"{who}'s deck is registered",
                 "deploy": f"{who} has finished deploying",
                 "combat": f"{who} passes at land {(state['battle'] or 0) + 1}"}[phase]
@@ -397,7 +399,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
 
     # -- round begin
     def _start_deal(self, state: State, events: list) -> tuple[State, list]:
-        state = dict(state, phase="deal", done=[False, False])
+        state = state.copy()
+        state["phase"], state["done"] = "deal", [False, False]
         if state["land_deck"] == 0 or all(s is not None for s in state["slots"]):
             return self._start_deploy(state, events)
         events.append(event("round_start", f"Round {state['round']}: deal lands from the land deck and scan "
@@ -420,7 +423,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         slot = state["slots"].index(None)
         slots = _with(state["slots"], slot, {"land": land_id, "piles": [[], []], "fought": False,
                                              "winner": None})
-        new = dict(state, slots=slots, land_deck=state["land_deck"] - 1)
+        new = state.copy()
+        new["slots"], new["land_deck"] = slots, state["land_deck"] - 1
         land = LANDS[land_id]
         passive = land.passive_text()
         events = [event("dealt", f"Land {slot + 1}: {land.name}, {CATALOGUE.biomes.label(land.biome)}"
@@ -432,7 +436,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
 
     # -- deploy
     def _start_deploy(self, state: State, events: list) -> tuple[State, list]:
-        state = dict(state, phase="deploy", done=[False, False])
+        state = state.copy()
+        state["phase"], state["done"] = "deploy", [False, False]
         events.append(event("deploy", f"Round {state['round']}: deploy creatures face down in front of the lands",
                             round=state["round"]))
         return state, events
@@ -454,10 +459,16 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         slots = _with_pile(state["slots"], slot, seat, pile + [new_deployed(cid)])
         done = _with(state["done"], seat, False) if state["done"][seat] else state["done"]
         land = LANDS[state["slots"][slot]["land"]].name
-        return dict(state, ready=ready, slots=slots, done=done), [
-            hidden_event("deployed", f"{players[seat]} deploys {name(cid)} face down at {land} (land {slot + 1})",
-                         f"{players[seat]} deploys a creature face down at {land} (land {slot + 1})", [1 - seat],
-                         seat=seat, zone=land_zone(seat, slot), creature=cid, slot=slot)]
+        new = state.copy()
+        new["ready"], new["slots"], new["done"] = ready, slots, done
+        who, zone = players[seat], land_zone(seat, slot)
+        # engine.hidden_event, written out (same keys, same order): half of a round's moves are deploys
+        return new, [{"seat": seat, "zone": zone, "creature": cid, "slot": slot, "type": "deployed",
+                      "text": f"{who} deploys {name(cid)} face down at {land} (land {slot + 1})",
+                      "hidden_from": [1 - seat],
+                      "redacted": {"type": "deployed",
+                                   "text": f"{who} deploys a creature face down at {land} (land {slot + 1})",
+                                   "seat": seat, "zone": zone}}]
 
     def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
         seat, cid = action["seat"], action.get("creature")
@@ -484,10 +495,14 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
 
     def _enter_battle(self, state: State, start: int, events: list) -> tuple[State, list]:
         """Reveal the next land's creatures; open the window for activated abilities or fight at once."""
-        slot = next((i for i in range(start, SLOTS) if state["slots"][i] is not None), None)
-        if slot is None:
+        slots = state["slots"]
+        for slot in range(start, SLOTS):       # the next land in play (a loop: this runs for every land)
+            if slots[slot] is not None:
+                break
+        else:
             return self._round_end(state, events)
-        state = dict(state, battle=slot)
+        state = state.copy()
+        state["battle"] = slot
         entry = state["slots"][slot]
         players = self.players(state)
         land = LANDS[entry["land"]]
@@ -498,9 +513,9 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                                 + ", ".join(name(r["id"]) for r in pile),
                                     seat=seat, slot=slot, zone=land_zone(seat, slot),
                                     creatures=[r["id"] for r in pile]))
-        done = [not self.may_activate(state, s) for s in (0, 1)]
+        done = [not self.may_activate(state, 0), not self.may_activate(state, 1)]
         state["done"] = done
-        if all(done):
+        if done[0] and done[1]:
             return self._resolve(state, events)
         return state, events
 
@@ -559,7 +574,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         piles = [list(entry["piles"][0]), list(entry["piles"][1])]
         piles[seat] = [paid if r is rec else r for r in pile]
         slots = _with(state["slots"], slot, dict(entry, piles=piles))
-        new = dict(state, slots=slots)
+        new = state.copy()
+        new["slots"] = slots
         cost_text = ", ".join(c.text() for c in ability.costs)
         where = f" at land {slot + 1}" + (", turning it face up" if face_down else "") if slot != battle else ""
         events = [event("ability", f"{players[seat]}'s {name(cid)}{where} uses {ability.name}"
@@ -679,7 +695,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                             {"src": rec["id"], "seat": seat, "ability": ai, "effect": ei, "land": None}
                             for ei, e in enumerate(ability.effects) if e.scope == "all_lands" and e.kind != "damage"]
         slots = _with(state["slots"], slot, dict(entry, piles=piles))
-        state = dict(state, slots=slots, effects=round_effects)
+        state = state.copy()
+        state["slots"], state["effects"] = slots, round_effects
         for src_seat, src, effect, (ai, passive) in effects:
             if passive and effect.kind == "damage":
                 self._deal_damage(state, src_seat, src, effect, slot, None, events)
@@ -766,7 +783,13 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                     seat=seat, step=2))
         slots = [None if s is None or s["winner"] is not None
                  else dict(s, piles=[[], []], fought=False) for s in state["slots"]]
-        new = dict(state, ready=ready, resting=resting, removed=removed, slots=slots, battle=None, effects=[])
+        new = state.copy()
+        new["ready"] = ready
+        new["resting"] = resting
+        new["removed"] = removed
+        new["slots"] = slots
+        new["battle"] = None
+        new["effects"] = []
         if new["land_deck"] == 0 and all(s is None for s in slots):
             return self._game_over(new, events, None, ALL_CLAIMED)
         if new["land_deck"] == 0:
@@ -823,7 +846,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         new_resting = _with(state["resting"], seat, resting)
         new_ready = _with(state["ready"], seat, ready)
         done = _with(state["done"], seat, True)
-        new = dict(state, resting=new_resting, ready=new_ready, done=done)
+        new = state.copy()
+        new["resting"], new["ready"], new["done"] = new_resting, new_ready, done
         text = (f"Round end 3: {players[seat]}'s lands: " + "; ".join(lines)) if lines else \
             f"Round end 3: {players[seat]} removes no Rest counters"
         events = [event("recovered", text, seat=seat, step=3, uses=[list(u) for u in uses])]
@@ -832,7 +856,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         return new, events
 
     def _next_round(self, state: State, events: list) -> tuple[State, list]:
-        new = dict(state, round=state["round"] + 1)
+        new = state.copy()
+        new["round"] = state["round"] + 1
         return self._start_deal(new, events)
 
     # -- the end
@@ -845,7 +870,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             text = f"The game ends in a draw, {counts[0]} lands each: {reason}"
         else:
             text = f"{players[winner]} wins with {counts[winner]} lands to {counts[1 - winner]}: {reason}"
-        new = dict(state, phase="over", winner=winner, reason=reason, done=[True, True])
+        new = state.copy()
+        new["phase"], new["winner"], new["reason"], new["done"] = "over", winner, reason, [True, True]
         events.append(event("game_over", text, winner=winner, lands=counts))
         return new, events
 
@@ -864,7 +890,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         if state["agree_end"][seat]:
             raise IllegalAction(f"{players[seat]} already agreed; waiting for {players[1 - seat]}")
         agree = _with(state["agree_end"], seat, True)
-        new = dict(state, agree_end=agree)
+        new = state.copy()
+        new["agree_end"] = agree
         events = [event("end_early", f"{players[seat]} agrees to end the game early with {players[leader]} "
                                      f"the winner", seat=seat)]
         if all(agree):
@@ -884,7 +911,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             raise IllegalAction("an adjustment needs a whole-number delta")
         if name_ == "land_deck":
             value = max(0, state["land_deck"] + delta)
-            new = dict(state, land_deck=value)
+            new = state.copy()
+            new["land_deck"] = value
             events = [event("adjusted", f"Land deck corrected to {value} lands", counter=name_, value=value)]
             if state["phase"] == "deal" and value == 0:
                 # nothing more to deal: fight over the lands in play, or end if there are none
@@ -920,9 +948,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         "undeploy": _undeploy, "activate": _activate, "recover": _recover, "end_early": _end_early,
         "forfeit": _forfeit, "adjust": _adjust, "show": _show,
     }
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
 
     def result(self, state: State) -> dict:
         counts = [len(state["claimed"][0]), len(state["claimed"][1])]
@@ -979,4 +1004,10 @@ def _with(items: list, i: int, value) -> list:
 
 def _with_pile(slots: list, slot: int, seat: int, pile: list) -> list:
     """A copy of ``slots`` in which ``seat``'s pile at land ``slot`` is ``pile``."""
-    return _with(slots, slot, dict(slots[slot], piles=_with(slots[slot]["piles"], seat, pile)))
+    entry = slots[slot].copy()
+    piles = list(entry["piles"])
+    piles[seat] = pile
+    entry["piles"] = piles
+    slots = list(slots)
+    slots[slot] = entry
+    return slots

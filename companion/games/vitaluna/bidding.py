@@ -90,7 +90,8 @@ def bid_first(rules, state: State, action: Action):
     if state["phase"] != "bidding" or b["stage"] != "first":
         raise IllegalAction("who bids first is already decided")
     seat = action["seat"]
-    bidding = dict(b, first_bidder=seat, stage="attack")
+    bidding = b.copy()
+    bidding["first_bidder"], bidding["stage"] = seat, "attack"
     names = state["options"]["players"]
     return dict(state, bidding=bidding), [event(
         "bidding", f"{names[seat]} bids first for the first attack ({MARKERS} markers each)", seat=seat)]
@@ -104,7 +105,8 @@ def reveal(rules, state: State, action: Action):
         raise IllegalAction(f"{rules.table(state)[b['card']].name} is being bid for; finish its bids first")
     card = action.get("card")
     creature = rules.check_free_card(state, card, b["stage"], "the next card to bid for")
-    bidding = dict(b, card=card, bids=[None, None])
+    bidding = b.copy()
+    bidding["card"], bidding["bids"] = card, [None, None]
     first = opener(bidding)
     names = state["options"]["players"]
     return dict(state, bidding=bidding), [event(
@@ -127,8 +129,10 @@ def bid(rules, state: State, action: Action):
         raise IllegalAction(f"{names[seat]} can bid 0 to {b['markers'][seat]} markers, not {amount!r}")
     bids = list(b["bids"])
     bids[seat] = amount
-    bidding = dict(b, bids=bids)
-    new = dict(state, bidding=bidding)
+    bidding = b.copy()
+    bidding["bids"] = bids
+    new = state.copy()
+    new["bidding"] = bidding
     events = [event("bid", f"{names[seat]} bids {amount}", seat=seat, amount=amount)]
     if None in bids:
         return new, events

@@ -125,7 +125,7 @@ class Fight:
                                         damage=damage, heart=self.heart[foe]))
                     continue
                 victim_creature = table[victim]
-                before = self.hp(victim)
+                before = self.health.get(victim, victim_creature.health)       # hp, inlined
                 outcome = self.strike(foe, t, damage, poison)
                 events.append(event("hit", f"{what} hits {victim_creature.name} ({before} health): {outcome}",
                                     seat=seat, column=col + 1, target_column=t + 1, attacker=card, target=victim,

@@ -45,6 +45,22 @@ from companion.games.vitaluna.view import VitaLunaView
 from companion.words import counted
 
 
+def _hand_refusals(handler):
+    """``handler`` for a card scanned from a hand (a reward, an exchange): its refusal is hidden from the
+    other player, as the card is (view.py).  Only these two moves are wrapped, in :attr:`VitaLunaRules.MOVES`,
+    so every other action goes from the one dispatch straight to its handler."""
+    def hand_move(rules, state: State, action: Action):
+        if not isinstance(action.get("card"), str):
+            return handler(rules, state, action)
+        try:
+            return handler(rules, state, action)
+        except IllegalAction as exc:
+            raise rules.hand_refusal(state, action["card"], action.get("seat"), exc) from None
+    hand_move.__name__ = hand_move.__qualname__ = handler.__name__
+    hand_move.__doc__ = handler.__doc__
+    return hand_move
+
+
 class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     name = "vitaluna"
     title = "Vita Luna"
@@ -109,7 +125,11 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         """How many of the ``colour`` cards ``seat`` holds the companion has seen (the rest were dealt
         face down and never placed)."""
         table = self.table(state)
-        return sum(1 for c, s in state["owner"].items() if s == seat and table[c].colour == colour)
+        n = 0
+        for c, s in state["owner"].items():       # a loop, not sum(generator): asked on every placement
+            if s == seat and table[c].colour == colour:
+                n += 1
+        return n
 
     def check_free_card(self, state: State, card: str, colour: str, why: str) -> Creature:
         """``card`` as a creature of ``colour`` nobody holds (a card bid for, a reward, a new blue card)."""
@@ -128,16 +148,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     UNSEATED = frozenset({"reveal"})
 
     def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """A refused reward or exchange is hidden from the other player, as the card is (view.py);
-        after any move a standing choice to attack every turn is checked (:mod:`.orders`)."""
-        kind, seat = action["type"], action.get("seat")
-        if kind not in ("reward", "exchange") or not isinstance(action.get("card"), str):
-            new, events = handler(self, state, action)
-        else:
-            try:
-                new, events = handler(self, state, action)
-            except IllegalAction as exc:
-                raise self.hand_refusal(state, action["card"], seat, exc) from None
+        """After any move a standing choice to attack every turn is checked (:mod:`.orders`)."""
+        new, events = handler(self, state, action)
         standing = new.get("orders")
         if standing and (standing[0] is not None or standing[1] is not None):
             return orders.check(self, new, events)
@@ -152,7 +164,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         if state["phase"] != "start":
             raise IllegalAction("who attacks first is already decided")
         seat = action["seat"]
-        new = dict(state, attacker=seat)
+        new = state.copy()
+        new["attacker"] = seat
         events = [event("attack_first", f"{self._names(state)[seat]} attacks first", seat=seat)]
         return self.begin_placement(new, events)
 
@@ -208,7 +221,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             n = state["held"][seat][creature.colour]
             raise refuse(f"{names[seat]} holds {n} {creature.colour} card{'' if n == 1 else 's'}"
                          + (", all of them known" if n else "") + f": {{card}} is not one of them")
-        new = dict(state)
+        new = state.copy()
         if card in row:
             row[row.index(card)] = None            # moved from another position while placing
         elif self._where(state, card):
@@ -264,7 +277,9 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                 raise IllegalAction(f"{names[seat]} must place at least one creature before the battle")
             if seat == state["attacker"]:
                 d = 1 - seat
-                return dict(state, placing=d), [event("placement", f"{names[d]} defends and places now, seeing "
+                new = state.copy()
+                new["placing"] = d
+                return new, [event("placement", f"{names[d]} defends and places now, seeing "
                                                                    f"{names[seat]}'s white positions", seat=d)]
             return self._start_battle(state)
         if phase == "exchange":
@@ -283,8 +298,14 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     def _start_battle(self, state: State):
         a = state["attacker"]
         names = self._names(state)
-        new = dict(state, phase="battle", placing=None, heart=[HEARTS, HEARTS], health={}, spent=[],
-                   dead=[[], []], turn=_fresh_turn(a))
+        new = state.copy()
+        new["phase"] = "battle"
+        new["placing"] = None
+        new["heart"] = [HEARTS, HEARTS]
+        new["health"] = {}
+        new["spent"] = []
+        new["dead"] = [[], []]
+        new["turn"] = _fresh_turn(a)
         return new, [event("battle_start", f"Battle {state['battle']} begins: {names[a]} attacks, "
                                            f"{HEARTS} hearts each", seat=a, battle=state["battle"])]
 
@@ -371,9 +392,10 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         table = self.table(state)
         for seat in (0, 1):
             row = state["board"][seat]
-            if any(row[w] and table[row[w]].attack > 0 for w in WHITE):
-                return True
-            free_white = any(row[w] is None for w in WHITE)
+            for w in WHITE:
+                if row[w] and table[row[w]].attack > 0:
+                    return True
+            free_white = None in row[:4]             # a free white position (WHITE)
             for g in GREY:
                 card = row[g]
                 if not card or table[card].attack <= 0:
@@ -425,7 +447,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         me = table[card]
         who = names[seat]
         if other is not None and (src in GREY) != (dst in GREY):
-            turn = dict(turn, acted=True, white=True)
+            turn = turn.copy()
+            turn["acted"], turn["white"] = True, True
             white, grey = (src, dst) if src in WHITE else (dst, src)
             up, down = table[row[white]], table[row[grey]]
             # the creature going down lies face down from now on: only its owner reads its name
@@ -435,20 +458,25 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                               f"the creature from there face down on {slot_label(grey)}", [1 - seat],
                               seat=seat, zone=to, card=card, swapped=other)
         elif src in GREY and dst in GREY:
-            turn = dict(turn, acted=True, grey=True)
+            turn = turn.copy()
+            turn["acted"], turn["grey"] = True, True
             ev = hidden_event("moved", f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}",
                               f"{who} moves a reserve card from {slot_label(src)} to {slot_label(dst)}",
                               [1 - seat], seat=seat, zone=to, card=card)
         elif src in GREY:
-            turn = dict(turn, acted=True, promoted=True)
+            turn = turn.copy()
+            turn["acted"], turn["promoted"] = True, True
             ev = event("promoted", f"{who} promotes {me.label()} from {slot_label(src)} to {slot_label(dst)}",
                        seat=seat, zone=to, card=card)
         else:
-            turn = dict(turn, acted=True, white=True)
+            turn = turn.copy()
+            turn["acted"], turn["white"] = True, True
             text = (f"{who} swaps {me.name} ({slot_label(src)}) and {table[other].name} ({slot_label(dst)})"
                     if other else f"{who} moves {me.name} from {slot_label(src)} to {slot_label(dst)}")
             ev = event("moved", text, seat=seat, zone=to, card=card, swapped=other)
-        return dict(state, board=board, turn=turn), [ev]
+        new = state.copy()
+        new["board"], new["turn"] = board, turn
+        return new, [ev]
 
     def _attack(self, state: State, action: Action):
         seat = action["seat"]
@@ -460,7 +488,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         events, loser = fight.attack_step(seat, names)
         if not events:
             events.append(event("no_attack", f"{names[seat]} has no creature that attacks", seat=seat))
-        new = dict(state)
+        new = state.copy()
         fight.store(new)
         if loser is not None:
             why = "has no hearts left" if fight.heart[loser] <= 0 else "has no creatures left"
@@ -568,7 +596,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         foe = 1 - seat
         t_seat, t_slot = SLOT_OF[wanted["zone"]]
         victim = fight.board[t_seat][t_slot]
-        new = dict(state, turn=dict(turn, pending=None))
+        new = state.copy()
+        new["turn"] = dict(turn, pending=None)
         used = list(state["used"])
         used[seat] = used[seat] + [name]
         new["used"] = used
@@ -621,7 +650,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         due_seat, colour = state["rewards"][0]
         if seat != due_seat:
             raise IllegalAction(f"{names[due_seat]} takes their {colour} card first")
-        new = dict(state, rewards=state["rewards"][1:], held=add_held(state["held"], seat, colour, 1))
+        new = state.copy()
+        new["rewards"], new["held"] = state["rewards"][1:], add_held(state["held"], seat, colour, 1)
         if card is None:
             events = [event("reward", f"{names[seat]} takes a {colour} card (not scanned)", seat=seat, colour=colour)]
         else:
@@ -649,7 +679,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         if seat != state["exchanging"]:
             raise IllegalAction(f"{names[state['exchanging']]} is exchanging cards now")
         given = state["exchange"]
-        new = dict(state)
+        new = state.copy()
         if len(given) < 2:
             creature = self._creature(state, card)
             if creature.colour != "black":
@@ -701,7 +731,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         if name == f"heart.{seat}" and state["phase"] == "battle":
             heart = list(state["heart"])
             heart[seat] = min(HEARTS, heart[seat] + delta)
-            new = dict(state, heart=heart)
+            new = state.copy()
+            new["heart"] = heart
             events = [event("adjusted", f"{names[seat]}'s heart corrected to {heart[seat]}", seat=seat,
                             counter=name, value=heart[seat])]
             if heart[seat] <= 0:
@@ -717,7 +748,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             b = state["bidding"]
             markers = list(b["markers"])
             markers[seat] = max(0, markers[seat] + delta)
-            new = dict(state, bidding=dict(b, markers=markers))
+            new = state.copy()
+            new["bidding"] = dict(b, markers=markers)
             return new, [event("adjusted", f"{names[seat]}'s bidding markers corrected to {markers[seat]}",
                                seat=seat, counter=name, value=markers[seat])]
         raise IllegalAction(f"{name!r} cannot be corrected now; counters: heart.N during a battle, track.N, "
@@ -727,7 +759,8 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         "adjust": _adjust,
         "attack_first": _attack_first, "bid_first": auction.bid_first, "reveal": auction.reveal, "bid": auction.bid,
         "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
-        "singular": _singular, "target": _target, "cancel": _cancel, "reward": _reward, "exchange": _exchange,
+        "singular": _singular, "target": _target, "cancel": _cancel,
+        "reward": _hand_refusals(_reward), "exchange": _hand_refusals(_exchange),
         "attack_every_turn": orders.attack_every_turn, "stop_attacking": orders.stop_attacking,
     }
 
@@ -899,9 +932,6 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         return {"type": "attack", "seat": seat}
 
     # ---- the end ---------------------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         if state["winner"] is None:
             return {"winner": None, "reason": "the game is not over", "track": state["track"]}

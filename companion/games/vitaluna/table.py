@@ -4,7 +4,7 @@ card on a pad becomes an action, and the confirm button.
 from __future__ import annotations
 
 from companion.engine import Action, IllegalAction, State, Zone
-from companion.games.vitaluna.cards import COLOURS, Creature, Singular, card_table
+from companion.games.vitaluna.cards import COLOURS, Creature, Singular, _shipped_table, card_table
 from companion.games.vitaluna.combat import GREY
 
 SCAN = "scan"
@@ -31,7 +31,10 @@ class VitaLunaTable:
     # ---- the cards and where they lie ------------------------------------------------------------------------
     @staticmethod
     def table(state: State) -> dict:
-        return card_table(state["options"]["card_edits"])
+        edits = state["options"]["card_edits"]
+        if not edits and _shipped_table:      # the common case, asked on nearly every action
+            return _shipped_table[0]
+        return card_table(edits)
 
     @staticmethod
     def _names(state: State) -> list[str]:
