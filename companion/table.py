@@ -112,6 +112,11 @@ class ProfileError(ValueError):
 
 
 HOLD, TAP = "hold", "tap"
+
+# A pile's cards laid again after its notice (TableState._relaid; docs/hardware/tables.md):
+PILE_LOOKBACK_S = 3.0    # cards counted on the pad this long before the notice may lie in the pile (a slap
+                         # lasts < 1 s; a pile is built a think-and-reach apart, ~2 s for three cards)
+RELAY_S = 30.0           # the notice read, the pile lifted off, its cards laid one at a time: within this
 MODES = (HOLD, TAP)
 
 
@@ -397,9 +402,12 @@ class TableState:
         self._resolve = resolve
         self.on_pad: dict[str, dict[str, str | None]] = {}   # pad → uid → card id
         self.taps: dict[str, int] = {}
+        self._tapped_at: dict[str, dict[str, float]] = {}     # tap pad → uid → when it last entered the zone there
+        self._relaying: dict[str, tuple[float, set[str]]] = {}  # tap pad → (its notice, cards counted from its pile)
 
     def feed(self, ev: PadEvent) -> list[Sighting]:
         if ev.kind == UNREAD:
+            self._notice(ev)
             return [UnreadCards(ev.pad, self.layout.zone_of(ev.pad))]
         card_id = ev.card_id or self._resolve(ev.uid)
         out: list[Sighting] = []
@@ -411,6 +419,8 @@ class TableState:
             if ev.uid in self.on_pad.get(ev.pad, {}):
                 return out                       # already known there: a repeat, not a change
             self.on_pad.setdefault(ev.pad, {})[ev.uid] = card_id
+            if self._relaid(ev):
+                return out                       # a pile's card laid again as its notice asked: counted once
             zone = self.layout.zone_of(ev.pad)
             if card_id is None:
                 out.append(UnknownTag(ev.pad, ev.uid))
@@ -419,10 +429,49 @@ class TableState:
             else:
                 if self.layout.mode_of(ev.pad) == TAP:
                     self.taps[ev.pad] = self.taps.get(ev.pad, 0) + 1
+                    self._tapped_at.setdefault(ev.pad, {})[ev.uid] = ev.t
                 out.append(ZoneChange(ev.pad, zone, card_id, True, ev.uid))
         else:
             out.extend(self._leave(ev.pad, ev.uid))
         return out
+
+    def _notice(self, ev: PadEvent) -> None:
+        """A tap pad could not read a pile: remember which cards of it have already entered the zone.
+
+        Those are the cards counted on the pad that still lay there when the notice came, and
+        those counted there in the :data:`PILE_LOOKBACK_S` before it (a slap's first card may
+        already have been slid off).  See :meth:`_relaid`.
+        """
+        if self.layout.mode_of(ev.pad) != TAP:
+            return
+        tapped = self._tapped_at.get(ev.pad, {})
+        counted = {u for u, t in tapped.items() if ev.t - t <= PILE_LOOKBACK_S} | set(self.on_pad.get(ev.pad, {}))
+        earlier = self._relaying.get(ev.pad)
+        if earlier is not None and ev.t - earlier[0] <= RELAY_S:
+            counted |= earlier[1]
+        self._relaying[ev.pad] = (ev.t, {u for u in counted if u in tapped})
+
+    def _relaid(self, ev: PadEvent) -> bool:
+        """Whether ``ev`` is a card of a pile, already counted, laid on its tap pad again after the notice.
+
+        The notice tells the player to lift the pile off and lay its cards one
+        at a time (:class:`UnreadCards`); the player cannot tell which of them
+        were read, so lays them all.  Within :data:`RELAY_S` of the notice a card
+        counted on that pad from the pile — before the notice, or when first
+        read after it — enters the zone once (docs/hardware/tables.md, "A pile's
+        cards laid again").
+        """
+        episode = self._relaying.get(ev.pad)
+        if episode is None:
+            return False
+        since, counted = episode
+        if ev.t - since > RELAY_S:
+            del self._relaying[ev.pad]
+            return False
+        if ev.uid in counted:
+            return True
+        counted.add(ev.uid)                  # read for the first time now: a later lay of it is the same card
+        return False
 
     def _leave(self, pad: str, uid: str) -> list[Sighting]:
         cards = self.on_pad.get(pad, {})

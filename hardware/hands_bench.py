@@ -23,8 +23,14 @@ would receive:
   others (three stacked tags time out: physics.PILE_TAGS) — no reader can read
   them, so they can only be announced: the ceiling physics sets on ``missed``;
 * ``placement_to_event_ms``: from the card coming to rest on its pad (or, for
-  a card under a pile, from when the pile above it came off) to its zone
-  entry (mean, p99, max).
+  a card under a pile, from when the pile above it came off; for a pile's card
+  laid again after its notice, from that lay) to its zone entry (mean, p99, max).
+
+A pile on a tap pad is followed up as its notice asks (the hands model's
+``pile``: the cards lifted off and laid again one at a time), but only if a
+notice was shown on that pad while the pile lay there: a follow-up move
+(``Move.after_notice``) is dropped from its gesture otherwise, so an
+unannounced pile stays missed.
 """
 from __future__ import annotations
 
@@ -217,6 +223,7 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     done: list = []
     busy: dict[str, float] = {}                    # pad → modelled time it is free again
     pending: list = []                             # moves not yet applied, sorted by time
+    owner: dict[int, object] = {}                  # a follow-up move → its gesture
     settle = table.debouncer.lift_s + 0.2
     told = 0
 
@@ -236,6 +243,7 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         for p in {pad, other} if kind in ("drag", "across") else {pad}:
             busy[p] = g.end + settle
         pending.extend(g.moves)
+        owner.update((id(m), g) for m in g.moves if m.after_notice is not None)
         return g
 
     while min(made.values()) < gestures or pending:
@@ -268,6 +276,10 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         # apply every move due by now, then poll one reader of the host that is behind
         while pending and pending[0].t <= now:
             m = pending.pop(0)
+            if m.after_notice is not None and not any(m.after_notice[0] <= t <= m.after_notice[1]
+                                                      for t in notices.get(m.pad, [])):
+                owner[id(m)].moves.remove(m)             # no notice was shown: the player does not follow one up
+                continue
             chip = table.chips[m.pad]
             tag = table.tag(m.uid)
             if m.on:

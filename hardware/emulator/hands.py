@@ -51,6 +51,7 @@ FUMBLE_LIFT_S = (0.06, 0.25)      # the issue's aim: lift and replace within 250
 SLAP_GAP_S = 0.12                 # the issue's aim: three cards 120 ms apart
 ACROSS_NOTICE_S = (1.0, 2.0)      # guess: a player reads the notice and pushes the card onto one pad
 SWEEP_S = (0.05, 0.15)            # guess: a swept pile leaves the field within this, card by card
+RELAY_REACH_CM = 5.0              # guess: from the lifted pile in hand to the pad (and from the pad to its pile)
 
 GESTURES = ("lay", "fumble", "drag", "slap", "pile", "across")
 
@@ -81,6 +82,8 @@ class Move:
     uid: str
     on: bool
     offset: tuple[float, float] = (0.0, 0.0)
+    # a move a player makes only after reading a notice on ``pad`` shown between these two times (None: always)
+    after_notice: tuple[float, float] | None = None
 
 
 @dataclass
@@ -168,13 +171,21 @@ class Hands:
             end = max(end, at + rest)
         return Gesture("slap", t, end, moves, plays)
 
-    def pile(self, pad: str, t: float, cards: int = 3) -> Gesture:
+    def pile(self, pad: str, t: float, cards: int = 3, relay: bool | None = None) -> Gesture:
         """Lay ``cards`` cards on one pad and leave them there as a pile, then sweep the pile off.
 
         Each card is laid a think-and-reach apart; the pile lies until a
         moment after the last card, then leaves the field card by card within
         ``SWEEP_S``.  From the third card on the pad's reader cannot read the
         pile (the physics' PiicoDev report): the reading must say so.
+
+        ``relay`` (on a tap pad by default): the player does what the notice
+        says — the sweep is the pile lifted off, then its cards are laid on the
+        pad one at a time, each for a tap's rest and then onto the pile, a
+        reach (Fitts's law over ``RELAY_REACH_CM``) to the pad and one back
+        between them; the player cannot tell which were read, so every card of
+        the pile is laid again.  These moves carry ``after_notice``: a player
+        who saw no notice does not make them (the bench checks).
         """
         moves, plays = [], []
         at = t
@@ -191,7 +202,16 @@ class Hands:
         self.rng.shuffle(order)
         for uid, dt in zip(order, leave):
             moves.append(Move(sweep + dt, pad, uid, False))
-        return Gesture("pile", t, sweep + leave[-1], moves, plays, pile_uids=uids[2:])
+        end = sweep + leave[-1]
+        if relay if relay is not None else self.modes.get(pad) == "tap":
+            at = end + fitts_s(RELAY_REACH_CM)
+            for uid in reversed(order):                       # the top card of the lifted pile first
+                rest = self._u(TAP_REST_S)
+                moves += [Move(at, pad, uid, True, self._offset(), after_notice=(t, sweep)),
+                          Move(at + rest, pad, uid, False, after_notice=(t, sweep))]
+                end = at + rest
+                at = end + 2 * fitts_s(RELAY_REACH_CM)        # onto the pile beside the pad, and back
+        return Gesture("pile", t, end, moves, plays, pile_uids=uids[2:])
 
     def across(self, a: str, b: str, t: float) -> Gesture:
         """Lay a card across pads ``a`` and ``b``; read the notice, push it onto ``b``."""
@@ -223,7 +243,7 @@ def play(table, gestures: list[Gesture]) -> None:
     k = 0
     while moves or table.model.now < end:
         while moves and moves[0].t <= table.model.now:
-            m = moves.pop(0)
+            m = moves.pop(0)                # a follow-up to a notice is made: the caller's gestures expect it
             tag = table.tag(m.uid)
             if m.on:
                 table.chips[m.pad].place(tag, m.offset)

@@ -126,3 +126,28 @@ def test_players_own_cards_are_merged_over_the_shipped_catalogue(tmp_path):
     # A broken file of the players' never hides the game: the shipped cards stay, the reason is kept.
     assert load_catalogue("sams", user_dir=tmp_path)["sams.7h"].name == "7 of Hearts"
     assert "does not start with 'sams.'" in user_problems()["sams"]
+
+
+def test_a_piles_cards_laid_again_after_its_notice_enter_their_zone_once():
+    """docs/hardware/tables.md, "A pile's cards laid again": the notice asks the player to lift the pile off and
+    lay its cards one at a time; a card of the pile already counted on that tap pad, laid again, is no second
+    entry — within RELAY_S of the notice and on that pad only; a card first read after the notice counts once."""
+    from companion.table import RELAY_S, UNREAD
+    layout = Layout("sams", {"n1": "0.lane1", "n2": "0.lane2"}, {"n1": "tap", "n2": "tap"})
+    state = TableState(layout, lambda uid: {"A1": "c1", "B2": "c2", "C3": "c3", "D4": "c4"}.get(uid))
+
+    def entries(*events):
+        return [(s.pad, s.card_id) for ev in events for s in state.feed(ev) if isinstance(s, ZoneChange) and s.present]
+    # a slap: A read and counted, then the pile (A, B, C) cannot be read: the notice
+    assert entries(PadEvent("n1", "A1", SEEN, 10.0), PadEvent("n1", "", UNREAD, 10.3)) == [("n1", "c1")]
+    # the pile comes off, then its cards are laid one at a time: A again (already counted), B and C (new)
+    assert entries(PadEvent("n1", "A1", GONE, 11.5), PadEvent("n1", "B2", GONE, 11.5)) == []
+    assert entries(PadEvent("n1", "A1", SEEN, 12.0), PadEvent("n1", "A1", GONE, 12.3)) == []
+    assert entries(PadEvent("n1", "B2", SEEN, 12.8), PadEvent("n1", "B2", GONE, 13.1)) == [("n1", "c2")]
+    assert entries(PadEvent("n1", "C3", SEEN, 13.6), PadEvent("n1", "C3", GONE, 13.9)) == [("n1", "c3")]
+    # laid a second time ("each until it is read"): still once
+    assert entries(PadEvent("n1", "B2", SEEN, 14.4)) == []
+    # the same card on another pad is another play; a card never in the pile counts as always
+    assert entries(PadEvent("n2", "A1", SEEN, 14.5), PadEvent("n1", "D4", SEEN, 14.6)) == [("n2", "c1"), ("n1", "c4")]
+    # after the window a tap of A on n1 is a play again
+    assert entries(PadEvent("n1", "A1", SEEN, 10.3 + RELAY_S + 1)) == [("n1", "c1")]

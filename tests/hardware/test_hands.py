@@ -31,7 +31,7 @@ def five_games(store):
     """Five sessions, one table: pads ``<game>:tap`` and ``<game>:hold`` for each, 9 cm apart, 40 cm between games."""
     from companion import games
     from companion.cards import load_catalogue
-    sessions, entries, notices = {}, {}, {}
+    sessions, entries, notices, entered_at = {}, {}, {}, {}
     pads, modes = [], {}
     for n, game in enumerate(GAMES):
         register_virtual_tags(store, game)
@@ -50,6 +50,7 @@ def five_games(store):
             for s in out:
                 if isinstance(s, ZoneChange) and s.present:
                     entries.setdefault(s.uid, []).append(s.pad)
+                    entered_at.setdefault(s.uid, []).append(ev.t)
             if ev.kind == "unread":
                 notices.setdefault(ev.pad, []).append(ev.t)
             return out
@@ -61,6 +62,7 @@ def five_games(store):
         table.plan.positions[pad] = (GAMES.index(game) * 40.0 + (9.0 if kind == "hold" else 0.0), 0.0)
         table.physics.put(table.chips[pad], table.plan.positions[pad])
     table.set_modes(modes)
+    table.entered_at = entered_at                                          # uid → when it entered a zone
     by_pad = {p: sessions[p.split(":")[0]] for p in pads}
     table.start(lambda ev: by_pad[ev.pad].handle_pad_event(ev))
     cards = {game: iter([virtual_uid(c.id, copy) for copy in range(2) for c in load_catalogue(game)])
@@ -118,6 +120,28 @@ def test_a_pile_is_announced_on_the_screen_path_in_words(five_games):
     assert "lay the cards one at a time" in unread[0]["text"] and "pad sams:tap" in unread[0]["text"]
     third_landed = sorted(m.t for m in g.moves if m.on)[2]
     assert 0 < notices["sams:tap"][0] - third_landed <= 1.0
+
+
+def test_a_piles_cards_laid_again_as_its_notice_asks_enter_their_zone_once_in_every_game(five_games):
+    """Issue 23, the doubled card after a pile notice (docs/hardware/tables.md, "A pile's cards laid again"):
+    three cards laid on a tap pad as a pile; the first two are read and counted before the third makes the pile
+    unreadable; the notice asks the player to lift them off and lay them one at a time, and the player lays all
+    three again (the hands model's follow-up).  Each game's engine receives one entry per card."""
+    table, sessions, entries, notices, cards = five_games
+    gestures = {}
+    for n, game in enumerate(GAMES):
+        hands = Hands(table.plan.positions, table.modes, seed=n + 11, uids=cards[game])
+        gestures[game] = hands.pile(f"{game}:tap", table.model.now + 0.05)
+    play(table, list(gestures.values()))
+    for game, g in gestures.items():
+        pad = f"{game}:tap"
+        told = notices[pad][0]
+        relaid = {m.uid: m.t for m in g.moves if m.on and m.after_notice is not None}
+        assert set(relaid) == {uid for uid, _, _ in g.plays}
+        counted_before = [uid for uid, _, _ in g.plays if table.entered_at[uid][0] < told]
+        assert counted_before, "no card of the pile was counted before its notice: nothing could double"
+        for uid, _, _ in g.plays:
+            assert entries[uid] == [pad], (game, uid, entries[uid])
 
 
 def test_the_simulated_tables_drag_is_the_hands_model_and_plays_where_the_card_rests():
