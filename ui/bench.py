@@ -240,6 +240,7 @@ def run_child(config, source, outputs, road, seconds: float) -> None:
         if screen.result_view is not None:
             screen.result_view.dismiss()
         screen = None                                    # the bench holds no table the app has let go
+    enrol_seconds = enrol_deck_seconds(app)
     relay.put(None)
 
     # Idle: the table screen with nothing happening, the real loop pacing the frames.  First the
@@ -274,7 +275,35 @@ def run_child(config, source, outputs, road, seconds: float) -> None:
         "settling_cpu_percent": round(settling, 2),
         "rss_mb": round(rss_in_first_game, 1),
         "rss_after_games_mb": round(_rss_mb(), 1),
+        "enrol_36_tags_s": round(enrol_seconds, 3),
         "window": "800x480",
     }
     print(json.dumps(figures), flush=True)
     app.stop()
+
+
+def enrol_deck_seconds(app) -> float:
+    """The app's own time to enrol Sam's 36 cards on the Cards screen: each card's tag put on the
+    scanning pad as soon as the last one is registered, from the first placement to the last
+    registration (tests/ui/test_enrol.py holds what enrolling does; this is how long it takes)."""
+    from kivy.base import EventLoop
+    controller = app.controller
+    app.go("cards", game="sams")
+    for _ in range(3):
+        EventLoop.idle()
+    screen = app.root.get_screen("cards")
+    cards = [card.id for card in controller.catalogue("sams")]
+    screen.start_enrolment(cards)
+    EventLoop.idle()
+    tags, source = controller.store.tags, controller.source
+    started = time.perf_counter()
+    for n in range(len(cards)):
+        uid = f"04BE{n:010X}"
+        source.place("scan", uid)
+        while tags.lookup(uid) is None and time.perf_counter() - started < 120:
+            EventLoop.idle()                             # read by the road, registered by the screen
+        source.lift("scan", uid)
+    took = time.perf_counter() - started
+    screen.stop_enrolment()
+    app.go("home")
+    return took

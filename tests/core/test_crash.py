@@ -202,12 +202,27 @@ def snapshot(store) -> dict:
             for (gid,) in store.db.execute("SELECT id FROM games ORDER BY id")}
 
 
-def replica_snapshots(seed: int, upto: int, folder) -> list[dict]:
-    """What the database should hold after the start and after 1, 2, … ``upto`` operations of ``script``."""
+class _Enough(Exception):
+    """The replica has played as far as the kill needs."""
+
+
+def replica_snapshots(seed: int, upto: int, folder, aim: str) -> tuple[list[dict], int]:
+    """What the database should hold after the start and after 1, 2, … operations of ``script``, up
+    to the first operation of kind ``aim`` that changes the database (a resume never does: its
+    first) and one more, or ``upto`` operations; and that operation's index (0 when there is none)."""
     shots: list[dict] = []
+
+    def shot(done: int) -> None:
+        shots.append(snapshot(store))
+        n = done - 1                                     # the operation that just ended
+        if n >= 0 and next_op(seed, n) == aim and (aim == "resume" or shots[n] != shots[n + 1]):
+            raise _Enough(n)
     with Store(folder / "replica.sqlite3") as store:
-        script(store, seed, lambda _done: shots.append(snapshot(store)), stop_after=upto)
-    return shots
+        try:
+            script(store, seed, shot, stop_after=upto)
+        except _Enough as found:
+            return shots, found.args[0]
+    return shots, 0
 
 
 def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(scratch):
@@ -229,11 +244,9 @@ def test_kill_minus_nine_during_undo_redo_start_and_resume_loses_nothing(scratch
         seed = 1000 + kill
         aim = OPS[kill % len(OPS)]
         folder = Path(tempfile.mkdtemp(dir=scratch))
-        shots = replica_snapshots(seed, 40, folder)
-        (folder / "replica.sqlite3").unlink()
         # the first operation of the aimed kind that changes the database (a resume never does)
-        until = next((n for n in range(40) if next_op(seed, n) == aim
-                      and (aim == "resume" or shots[n] != shots[n + 1])), 0)
+        shots, until = replica_snapshots(seed, 40, folder, aim)
+        (folder / "replica.sqlite3").unlink()
         db_path = folder / "companion.sqlite3"
         Store(db_path).close()
         read_fd, write_fd = os.pipe()

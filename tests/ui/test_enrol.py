@@ -1,6 +1,6 @@
-"""Issue 14 item 10: enrolling a whole deck on the Cards screen, tag after tag, on the simulated table."""
-import time
+"""Issue 14 item 10: enrolling a whole deck on the Cards screen, tag after tag, on the simulated table.
 
+How long the app takes for a deck is `companion bench ui`'s ``enrol_36_tags_s``, not a test's."""
 from ui import harness
 
 
@@ -15,7 +15,6 @@ def test_enrol_sams_36_cards_flags_known_and_duplicate_tags(home):
     first = screen.enrolment.current
     assert screen.enrol_card == app.controller.card_name(first)
     uids = [f"04E0{n:010X}" for n in range(36)]
-    started = time.perf_counter()
     # A tag that already carries another card: flagged, the card waits for its own tag.
     tags.register("04FFFFFFFFFF01", "sams.10c")
     source.place("scan", "04FFFFFFFFFF01")
@@ -34,11 +33,9 @@ def test_enrol_sams_36_cards_flags_known_and_duplicate_tags(home):
             harness.frames(1)
             source.lift("scan", uids[2])
             assert "the same tag twice" in screen.enrol_note and screen.enrolment.position == 5
-    machine = time.perf_counter() - started
     harness.frames(2)
     assert screen.enrol_card == "Deck enrolled" and "All 36 cards · 2 flagged" == screen.enrol_progress
     assert sum(1 for t in harness.texts() if t.startswith("⚠ ")) == 2
-    assert machine < 10, f"enrolling 36 tags took the app {machine:.1f} s"
     harness.tap(harness.button("Stop"))
     assert screen.enrolment is None
 

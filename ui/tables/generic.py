@@ -121,6 +121,8 @@ class TableScreen(Screen):
         if self.result_view is None:
             from ui.screens.result import ResultView
             self.result_view = ResultView(screen=self)   # built once: scoring must not wait for it
+        else:
+            self.result_view.screen = self                   # let go of when the last game was closed
         if not self.fits(session):
             self.zone_boxes.clear()
             self.counter_boxes.clear()
@@ -151,6 +153,10 @@ class TableScreen(Screen):
         self._result_pending = None
         if self.result_view is not None:
             self.result_view.dismiss()
+            # ...and lets go of this table: Kivy's clock may hold the view a while longer (its
+            # scroll bar fades 0.5 s after a layout, then animates for 0.5 s), and through it a
+            # closed game's table while the next game's is built.  A game attached hands it back.
+            self.result_view.screen = None
         # The notes', the feed's and the banner's timers hold their widgets, and through them this
         # screen, for seconds: a closed game's screen is let go at once.
         for box in self.ids.board.walk(restrict=True):
