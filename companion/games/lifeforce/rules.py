@@ -303,7 +303,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if own:
             return own[rng.randrange(len(own))]
         seat = state["solo"]["seat"]
-        table = {key: value for key, value in state.items() if key != "solo"}
+        table = solo.at_table(state)
         for _ in range(100):
             action = self.random_action(table, rng)
             if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
@@ -327,14 +327,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
-
-    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """In solo play the companion's cards come from its holder (:mod:`.solo`)."""
-        if "solo" in state:
-            solo.refuse_direct(state, action)
-            if action["type"] in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
-                return solo.place(self, state, action, handler)
-        return handler(self, state, action)
 
     def _solo_hand(self, state: State, action: Action) -> tuple[State, list]:
         return solo.hand(state, action)
@@ -423,6 +415,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
+        if "solo" in state and seat == state["solo"]["seat"]:
+            return solo.place(self, state, action)      # from the companion's holder
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
             self._expect_builder(state, seat, "playing an animal")
@@ -449,6 +443,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
     def _declare(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, mode = action["seat"], action.get("mode")
         self._expect_builder(state, seat, "declaring low or max")
         if mode not in MODES:
@@ -467,6 +463,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _support(self, state: State, action: Action) -> tuple[State, list]:
         seat, card = action["seat"], action.get("card")
+        if "solo" in state and seat == state["solo"]["seat"]:
+            return solo.place(self, state, action)      # from the companion's holder
         if state["turn"] != seat or state["phase"] not in BUILDING:
             self._expect_builder(state, seat, "adding support")
         placed = _placed(state, seat, card)
@@ -486,6 +484,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, card = action["seat"], action.get("card")
         self._expect_builder(state, seat, "taking cards back")
         duel = state["duels"][-1]
@@ -505,6 +505,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [event("withdraw", text, seat=seat, zone=zone_id(seat, place), card=card)]
 
     def _done(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
@@ -590,6 +592,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, events
 
     def _call(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, kind = action["seat"], action["type"]
         if state["phase"] != "call":
             raise IllegalAction("'call' and 'check' are for the winner of a battle, once it is decided")
@@ -606,6 +610,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [{"seat": seat, "starter": starter, "type": kind, "text": text}]
 
     def _mulligan(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         who = self._who(state, seat)
         if state["phase"] != "setup":
@@ -634,6 +640,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [event("first_attacker", f"{self._who(state, seat)} attacks first", seat=seat)]
 
     def _cannot_support(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         self._expect_builder(state, seat, "declaring that no attack can be supported")
         role = "an attack" if state["phase"] == "attack" else "a counterattack"
@@ -685,6 +693,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _adjust(self, state: State, action: Action) -> tuple[State, list]:
         """Correct a hand count: cards move between the deck and the hand, so the 50 still add up."""
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, name, delta = action["seat"], action.get("counter"), action.get("delta")
         if name not in ("hand", f"hand.{seat}") or not isinstance(delta, int) or isinstance(delta, bool):
             raise IllegalAction(f"only a hand count can be corrected (counter 'hand.{seat}', a whole delta), "
@@ -707,9 +717,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
     }
 
     # ---- the end -------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         if state["phase"] != "over":
             return {"winner": None, "reason": "the game is not over"}
