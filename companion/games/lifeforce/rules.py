@@ -67,33 +67,6 @@ def new_duel() -> dict:
     return {"animal": [None, None], "mode": [None, None], "support": [[], []], "total": [0, 0]}
 
 
-def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
-    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair):
-    :func:`~.animals.strengths` and :func:`~.animals.is_stalemate_pair`, by table."""
-    a, b = duel["animal"]
-    mode_a, mode_b = duel["mode"]
-    d0, d1, pair = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
-    s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
-    return (s0 * 2 if d0 else s0), (s1 * 2 if d1 else s1), d0, d1, pair
-
-
-def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
-    """Who wins a battle made of resolved ``duels``: ``(winner or None, totals, pg_stalemate)``.
-
-    RULINGS.md: the battle is won by the higher sum of effective strengths over
-    all its duels; equal sums, or a Purple/Green pair in the last duel, mean
-    another stalemate duel (winner None).
-    """
-    t0 = t1 = 0
-    for d in duels:
-        s0, s1 = d["strength"]
-        t0 += s0
-        t1 += s1
-    if duels[-1]["stalemate_pair"] or t0 == t1:
-        return None, [t0, t1], duels[-1]["stalemate_pair"]
-    return (0 if t0 > t1 else 1), [t0, t1], False
-
-
 class LifeforceRules(LifeforceTable, LifeforceView, Rules):
     name = GAME
     title = "Lifeforce Battle"
@@ -471,10 +444,12 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if placed is None:
             self._check_card(state, seat, card)         # says why not
         new, duel = placed
-        support, total = duel["support"].copy(), duel["total"].copy()
-        support[seat] = [*support[seat], card]
-        have = total[seat] = total[seat] + SUPPORT[card]
-        duel["support"], duel["total"] = support, total
+        support, total = duel["support"], duel["total"]
+        have = total[seat] + SUPPORT[card]
+        if seat:
+            duel["support"], duel["total"] = [support[0], [*support[1], card]], [total[0], have]
+        else:
+            duel["support"], duel["total"] = [[*support[0], card], support[1]], [have, total[1]]
         animal, mode = duel["animal"][seat], duel["mode"][seat]
         if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
             text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
@@ -535,16 +510,32 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction("a duel is resolved once both animals and their support stand")
         players = state["options"]["players"]
         battle = state["battle"]
-        duel = state["duels"][-1]
-        s0, s1, d0, d1, pg = duel_strengths(duel)
-        last = duel.copy()
-        last["strength"], last["stalemate_pair"] = [s0, s1], pg
         duels = state["duels"].copy()
-        duels[-1] = last
+        duel = duels[-1]
         (a, b), (mode_a, mode_b) = duel["animal"], duel["mode"]
+        # The duel's effective strengths (:func:`~.animals.strengths`, by table: FACING says who is
+        # doubled and whether the colours are a Purple/Green stalemate pair), then the battle's sums.
+        # RULINGS.md: the battle is won by the higher sum of effective strengths over all its duels;
+        # equal sums, or a Purple/Green pair in the last duel, mean another stalemate duel.
+        d0, d1, pg = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
+        s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
+        if d0:
+            s0 *= 2
+        if d1:
+            s1 *= 2
+        last = duels[-1] = duel.copy()
+        last["strength"], last["stalemate_pair"] = [s0, s1], pg
         duel_text = f"{players[0]}'s {FIGHTS[a][mode_a][d0]} against {players[1]}'s {FIGHTS[b][mode_b][d1]}"
-        winner, totals, pg_stalemate = battle_outcome(duels)
         n = len(duels)
+        t0, t1 = s0, s1
+        if n > 1:
+            for earlier in duels[:-1]:
+                e0, e1 = earlier["strength"]
+                t0 += e0
+                t1 += e1
+        totals = [t0, t1]
+        pg_stalemate = pg
+        winner = None if pg or t0 == t1 else (0 if t0 > t1 else 1)
         # the dicts event() makes, written out: a random game resolves ~34 duels
         events = [{"battle": battle, "duel": n, "strength": [s0, s1], "totals": totals, "type": "duel",
                    "text": f"Battle {battle}, duel {n}: {duel_text}"}]
@@ -849,14 +840,17 @@ def _placed(state: State, seat: int, card) -> tuple[State, dict] | None:
         bit = BIT[card]
     except (KeyError, TypeError):                   # not a card id (or not even hashable)
         return None
-    hand, table = state["hand"].copy(), state["table"].copy()
+    hand, table = state["hand"], state["table"]
     left, mine = hand[seat] - 1, table[seat]
     if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
         return None
-    hand[seat], table[seat] = left, mine | bit
     new = state.copy()
+    # the per-seat pairs written out rather than copied and set: half of all actions come here
+    if seat:
+        new["hand"], new["table"] = [hand[0], left], [table[0], mine | bit]
+    else:
+        new["hand"], new["table"] = [left, hand[1]], [mine | bit, table[1]]
     duels = new["duels"] = state["duels"].copy()
-    new["hand"], new["table"] = hand, table
     duel = duels[-1] = duels[-1].copy()
     return new, duel
 
