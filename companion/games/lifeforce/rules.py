@@ -257,7 +257,13 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 if not r:                   # every later try is the deck's first card: where j = 0 starts
                     break
                 r //= n
-            return {"type": kind, "seat": seat, "card": _nth_not_out(state, seat, out, r)}
+            # none found: the (r mod k)-th of the k cards that may be, in deck order (r is 0 by then
+            # for a 50-card deck: the first of them)
+            available = state["deckmask"][seat] & ~out
+            if not available:
+                raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
+            return {"type": kind, "seat": seat,
+                    "card": _nth_available(deck, available, r % available.bit_count() if r else 0)}
         if phase == "resolve":
             return {"type": "resolve", "seat": r & 1}
         if phase == "call":
@@ -350,7 +356,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{beast.name} is already on the battle stage")
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{who} has no card left in hand (every card drawn is on the table)")
-        return beast                        # (what _placed lets through)
+        return beast                        # (what _place lets through)
 
     @staticmethod
     def _with_side(state: State, seat: int, **changes) -> State:
@@ -386,32 +392,62 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                     f"or declare that you cannot support")
         return None
 
-    def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
+    def _place(self, state: State, action: Action) -> tuple[State, list]:
+        """``play_animal`` and ``support``: ``seat`` puts a card from the hand on its attacker pad
+        (the duel's animal) or its support pad.  The card must be able to come from that hand: a
+        card of their deck, in no known pile, not in play, and the hand not empty
+        (:meth:`_check_card` says why not).  The new state shares all but what changes: the hand
+        and table of the seat, the current duel.  (One handler, written out: half of a random
+        game's actions are one or the other.)"""
         seat, card = action["seat"], action.get("card")
         if "solo" in state and seat == state["solo"]["seat"]:
             return solo.place(self, state, action)      # from the companion's holder
+        support = action["type"] == "support"
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
-            self._expect_builder(state, seat, "playing an animal")
+            self._expect_builder(state, seat, "adding support" if support else "playing an animal")
         duel = state["duels"][-1]
-        current = duel["animal"][seat]
-        if current is not None:
-            raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
-                                "first to change the animal (support cards go on the support pad)")
-        placed = _placed(state, seat, card)
-        if placed is None:
+        if not support and duel["animal"][seat] is not None:
+            raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[duel['animal'][seat]].name}: take "
+                                "it back first to change the animal (support cards go on the support pad)")
+        try:
+            bit = BIT[card]
+        except (KeyError, TypeError):                   # not a card id (or not even hashable)
+            bit = 0
+        hand, table = state["hand"], state["table"]
+        left, mine = hand[seat] - 1, table[seat]
+        if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
             self._check_card(state, seat, card)         # says why not
-        new, changed = placed
-        animal = duel["animal"].copy()
+        new = state.copy()
+        # the per-seat pairs written out rather than copied and set
+        if seat:
+            new["hand"], new["table"] = [hand[0], left], [table[0], mine | bit]
+        else:
+            new["hand"], new["table"] = [left, hand[1]], [mine | bit, table[1]]
+        duels = new["duels"] = state["duels"].copy()
+        changed = duels[-1] = duel.copy()
+        players = state["options"]["players"]
+        if support:
+            cards, total = duel["support"], duel["total"]
+            have = total[seat] + SUPPORT[card]
+            if seat:
+                changed["support"], changed["total"] = [cards[0], [*cards[1], card]], [total[0], have]
+            else:
+                changed["support"], changed["total"] = [[*cards[0], card], cards[1]], [have, total[1]]
+            animal, mode = duel["animal"][seat], duel["mode"][seat]
+            if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
+                text = f"{players[seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
+            else:
+                text = f"{players[seat]}{SUPPORTS_WITH[card]}" + _status(animal, mode, have)
+            # the dict event() makes, written out: the most frequent move of all
+            return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
+        animal = changed["animal"] = duel["animal"].copy()
         animal[seat] = card
-        changed["animal"] = animal
         if duel["mode"][seat] is not None:              # (a duel's mode is None while its animal is)
             mode = changed["mode"] = duel["mode"].copy()
             mode[seat] = None
-        text = (f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
-                f"{LABEL[card]}: say low or max" if card in RANGED else
-                f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
-                f"{LABEL[card]}")
+        text = (f"{players[seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
+                if card in RANGED else f"{players[seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}")
         # the dict event() makes, written out: this is one of the most frequent moves
         return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
@@ -433,30 +469,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         text = (f"{self._who(state, seat)} says {mode}: {beast.name} fights with {beast.lifespan(mode)} years; "
                 + self._status(new, seat))
         return new, [event("declare", text, seat=seat, mode=mode, card=animal)]
-
-    def _support(self, state: State, action: Action) -> tuple[State, list]:
-        seat, card = action["seat"], action.get("card")
-        if "solo" in state and seat == state["solo"]["seat"]:
-            return solo.place(self, state, action)      # from the companion's holder
-        if state["turn"] != seat or state["phase"] not in BUILDING:
-            self._expect_builder(state, seat, "adding support")
-        placed = _placed(state, seat, card)
-        if placed is None:
-            self._check_card(state, seat, card)         # says why not
-        new, duel = placed
-        support, total = duel["support"], duel["total"]
-        have = total[seat] + SUPPORT[card]
-        if seat:
-            duel["support"], duel["total"] = [support[0], [*support[1], card]], [total[0], have]
-        else:
-            duel["support"], duel["total"] = [[*support[0], card], support[1]], [have, total[1]]
-        animal, mode = duel["animal"][seat], duel["mode"][seat]
-        if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
-            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
-        else:
-            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}" + _status(animal, mode, have)
-        # the dict event() makes, written out: the most frequent move of all
-        return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
         if "solo" in state:
@@ -553,8 +565,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                                 battle=battle, duel=n, totals=totals, zones=list(BATTLE_ZONES)))
             new["duels"] = duels + [new_duel()]
             new["phase"], new["turn"] = "attack", state["starter"]
-            _draw_both(new, events)
-            _check_out_of_cards(new, events)
+            if _draw_both(new, events):
+                _check_out_of_cards(new, events)
             return new, events
 
         loser = 1 - winner
@@ -575,8 +587,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         new["battles"] = [*state["battles"], {
             "battle": battle, "starter": state["starter"], "winner": winner, "totals": totals,
             "duels": duels, "to_graveyard": to_graveyard, "to_discard": to_discard}]
-        _draw_both(new, events)
-        if not _check_out_of_cards(new, events):
+        if not (_draw_both(new, events) and _check_out_of_cards(new, events)):
             events.append({"seat": winner, "type": "call_or_check",
                            "text": f"{players[winner]}: call to attack next, or check to let {players[loser]} "
                                    "attack"})
@@ -701,7 +712,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                            counter=f"hand.{seat}", value=hand)]
 
     MOVES = {
-        "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
+        "play_animal": _place, "declare": _declare, "support": _place, "withdraw": _withdraw,
         "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
         "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,
         "identify": _identify, "adjust": _adjust, "solo_hand": _solo_hand, "solo_decide": _solo_decide,
@@ -783,16 +794,6 @@ def _deck_tables(deck: list[str]) -> tuple[list[str], list[int], list[tuple[str,
     return found
 
 
-def _nth_not_out(state: State, seat: int, out: int, r: int) -> str:
-    """The random player's card when rejection sampling found none (:meth:`LifeforceRules.random_action`):
-    the (r mod k)-th of the k cards of ``seat``'s deck not in ``out``, in deck order (a deck's cards
-    are all different); r is 0 by then for a 50-card deck."""
-    available = state["deckmask"][seat] & ~out
-    if not available:
-        raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
-    return _nth_available(state["options"]["decks"][seat], available, r % available.bit_count() if r else 0)
-
-
 def _nth_available(deck: list[str], available: int, j: int) -> str:
     """The ``j``-th card (from 0) of ``deck`` whose bit is in ``available`` (which holds more than
     ``j`` of them), in deck order: a binary search for the shortest prefix of the deck that holds
@@ -831,30 +832,6 @@ def _with_duel(state: State, duel: dict) -> State:
     return new
 
 
-def _placed(state: State, seat: int, card) -> tuple[State, dict] | None:
-    """``(new state, its current duel)``: ``seat`` has put ``card`` from its hand on the table, the
-    duel a copy for the caller to change (its per-seat lists still shared); or None when ``card``
-    may not come from that hand: not a card of their deck, in a known pile, in play, or the hand
-    empty (``_check_card`` says which).  Everything else is shared with ``state``."""
-    try:
-        bit = BIT[card]
-    except (KeyError, TypeError):                   # not a card id (or not even hashable)
-        return None
-    hand, table = state["hand"], state["table"]
-    left, mine = hand[seat] - 1, table[seat]
-    if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
-        return None
-    new = state.copy()
-    # the per-seat pairs written out rather than copied and set: half of all actions come here
-    if seat:
-        new["hand"], new["table"] = [hand[0], left], [table[0], mine | bit]
-    else:
-        new["hand"], new["table"] = [left, hand[1]], [mine | bit, table[1]]
-    duels = new["duels"] = state["duels"].copy()
-    duel = duels[-1] = duels[-1].copy()
-    return new, duel
-
-
 def _return_to_hand(new: State, seat: int, bit: int) -> None:
     hand, table = new["hand"].copy(), new["table"].copy()
     hand[seat] += 1
@@ -862,14 +839,16 @@ def _return_to_hand(new: State, seat: int, bit: int) -> None:
     new["hand"], new["table"] = hand, table
 
 
-def _draw_both(new: State, events: list) -> None:
-    """Both players draw up to 5; an empty deck takes the shuffled discard pile first."""
+def _draw_both(new: State, events: list) -> bool:
+    """Both players draw up to 5; an empty deck takes the shuffled discard pile first.  False when
+    both decks held enough (the common case: both hands are full, so nobody has run out of cards
+    and :func:`_check_out_of_cards` need not look)."""
     hand, deck = new["hand"], new["deck"]
     h0, h1 = hand
     if HAND_SIZE - h0 <= deck[0] and HAND_SIZE - h1 <= deck[1]:      # the common case: both decks hold enough
         new["hand"] = [max(h0, HAND_SIZE), max(h1, HAND_SIZE)]
         new["deck"] = [deck[0] - max(HAND_SIZE - h0, 0), deck[1] - max(HAND_SIZE - h1, 0)]
-        return
+        return False
     players = new["options"]["players"]
     hand, deck, discard = hand.copy(), deck.copy(), new["discard"].copy()
     for s in (0, 1):
@@ -888,6 +867,7 @@ def _draw_both(new: State, events: list) -> None:
             hand[s] += take
             need -= take
     new["hand"], new["deck"], new["discard"] = hand, deck, discard
+    return True
 
 
 def _check_out_of_cards(new: State, events: list) -> bool:
