@@ -220,7 +220,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         """
         if "solo" in state:
             return self._solo_random_action(state, rng)
-        r = rng.draw()                      # as randrange(1 << 62) drew it
+        # rng.draw(), written out (a call costs a tenth of this function): Rng's 64-bit LCG step
+        rng.state = r = (rng.state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        r >>= 16
         if r % 5000 == 0:
             return {"type": "forfeit", "seat": (r >> 20) & 1}
         r //= 5000
@@ -251,14 +253,14 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
             n = len(deck)
             for _ in range(8):
+                if not r:                   # r is spent: its tries would all be the deck's first card
+                    break
                 card = deck[r % n]
                 if not BIT[card] & out:
                     return {"type": kind, "seat": seat, "card": card}
-                if not r:                   # every later try is the deck's first card: where j = 0 starts
-                    break
                 r //= n
             # none found: the (r mod k)-th of the k cards that may be, in deck order (r is 0 by then
-            # for a 50-card deck: the first of them)
+            # for a 50-card deck: the first of them, which is the deck's first card when that may be)
             available = state["deckmask"][seat] & ~out
             if not available:
                 raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
@@ -406,7 +408,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
             self._expect_builder(state, seat, "adding support" if support else "playing an animal")
-        duel = state["duels"][-1]
+        duels = state["duels"]
+        duel = duels[-1]
         if not support and duel["animal"][seat] is not None:
             raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[duel['animal'][seat]].name}: take "
                                 "it back first to change the animal (support cards go on the support pad)")
@@ -424,7 +427,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             new["hand"], new["table"] = [hand[0], left], [table[0], mine | bit]
         else:
             new["hand"], new["table"] = [left, hand[1]], [mine | bit, table[1]]
-        duels = new["duels"] = state["duels"].copy()
+        duels = new["duels"] = duels.copy()
         changed = duels[-1] = duel.copy()
         players = state["options"]["players"]
         if support:
@@ -580,10 +583,10 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         how = (f"{players[winner]} wins battle {battle}, {totals[winner]} to {totals[loser]}" if n == 1 else
                f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
                f"{players[winner]} wins battle {battle}")
-        moved = (f"{players[loser]}'s {counted(to_graveyard, 'card')} go{'es' if to_graveyard == 1 else ''} to the "
-                 f"graveyard, {players[winner]}'s {to_discard} to the discard pile")
+        moved = (f"{players[loser]}'s " + ("1 card goes" if to_graveyard == 1 else f"{to_graveyard} cards go")
+                 + f" to the graveyard, {players[winner]}'s {to_discard} to the discard pile")
         events.append({"winner": winner, "outcome": "win", "battle": battle, "totals": totals,
-                       "zones": list(BATTLE_ZONES), "type": "battle_result", "text": f"{how}. {moved}"})
+                       "zones": [*BATTLE_ZONES], "type": "battle_result", "text": f"{how}. {moved}"})
         new["battles"] = [*state["battles"], {
             "battle": battle, "starter": state["starter"], "winner": winner, "totals": totals,
             "duels": duels, "to_graveyard": to_graveyard, "to_discard": to_discard}]
