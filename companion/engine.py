@@ -130,28 +130,30 @@ class Rng:
     """
 
     __slots__ = ("state",)
-    _MASK = (1 << 64) - 1
+
+    # Every step is written out with the mask as a literal (0xFFFFFFFFFFFFFFFF, 2**64 - 1): a
+    # constant costs nothing to load, and the random players draw once per action.
 
     def __init__(self, state: int):
-        self.state = int(state) & self._MASK
+        self.state = int(state) & 0xFFFFFFFFFFFFFFFF
 
     def _next(self) -> int:
         # A 64-bit linear congruential step (Knuth's MMIX constants); the high
         # bits are returned because an LCG's low bits are weak.
-        self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
-        return self.state >> 16
+        self.state = state = (self.state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return state >> 16
 
     def draw(self) -> int:
         """The next raw number, 0 ≤ r < 2**48: ``randrange(n)`` for any n ≥ 2**48, without the
         modulo (for a caller that splits one draw into several choices)."""
-        self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
-        return self.state >> 16
+        self.state = state = (self.state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return state >> 16
 
     def randrange(self, n: int) -> int:
         if n <= 0:
             raise ValueError("randrange needs n > 0")
-        self.state = (self.state * 6364136223846793005 + 1442695040888963407) & self._MASK
-        return (self.state >> 16) % n
+        self.state = state = (self.state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return (state >> 16) % n
 
     def choice(self, items):
         return items[self.randrange(len(items))]

@@ -67,33 +67,6 @@ def new_duel() -> dict:
     return {"animal": [None, None], "mode": [None, None], "support": [[], []], "total": [0, 0]}
 
 
-def duel_strengths(duel: dict) -> tuple[int, int, bool, bool, bool]:
-    """(strength of seat 0, of seat 1, seat 0 doubled, seat 1 doubled, Purple/Green stalemate pair):
-    :func:`~.animals.strengths` and :func:`~.animals.is_stalemate_pair`, by table."""
-    a, b = duel["animal"]
-    mode_a, mode_b = duel["mode"]
-    d0, d1, pair = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
-    s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
-    return (s0 * 2 if d0 else s0), (s1 * 2 if d1 else s1), d0, d1, pair
-
-
-def battle_outcome(duels: list[dict]) -> tuple[int | None, list[int], bool]:
-    """Who wins a battle made of resolved ``duels``: ``(winner or None, totals, pg_stalemate)``.
-
-    RULINGS.md: the battle is won by the higher sum of effective strengths over
-    all its duels; equal sums, or a Purple/Green pair in the last duel, mean
-    another stalemate duel (winner None).
-    """
-    t0 = t1 = 0
-    for d in duels:
-        s0, s1 = d["strength"]
-        t0 += s0
-        t1 += s1
-    if duels[-1]["stalemate_pair"] or t0 == t1:
-        return None, [t0, t1], duels[-1]["stalemate_pair"]
-    return (0 if t0 > t1 else 1), [t0, t1], False
-
-
 class LifeforceRules(LifeforceTable, LifeforceView, Rules):
     name = GAME
     title = "Lifeforce Battle"
@@ -247,7 +220,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         """
         if "solo" in state:
             return self._solo_random_action(state, rng)
-        r = rng.draw()                      # as randrange(1 << 62) drew it
+        # rng.draw(), written out (a call costs a tenth of this function): Rng's 64-bit LCG step
+        rng.state = r = (rng.state * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        r >>= 16
         if r % 5000 == 0:
             return {"type": "forfeit", "seat": (r >> 20) & 1}
         r //= 5000
@@ -278,13 +253,19 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             out = state["graveyard"][seat] | state["discard"][seat] | state["table"][seat]
             n = len(deck)
             for _ in range(8):
+                if not r:                   # r is spent: its tries would all be the deck's first card
+                    break
                 card = deck[r % n]
                 if not BIT[card] & out:
                     return {"type": kind, "seat": seat, "card": card}
-                if not r:                   # every later try is the deck's first card: where j = 0 starts
-                    break
                 r //= n
-            return {"type": kind, "seat": seat, "card": _nth_not_out(state, seat, out, r)}
+            # none found: the (r mod k)-th of the k cards that may be, in deck order (r is 0 by then
+            # for a 50-card deck: the first of them, which is the deck's first card when that may be)
+            available = state["deckmask"][seat] & ~out
+            if not available:
+                raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
+            return {"type": kind, "seat": seat,
+                    "card": _nth_available(deck, available, r % available.bit_count() if r else 0)}
         if phase == "resolve":
             return {"type": "resolve", "seat": r & 1}
         if phase == "call":
@@ -303,7 +284,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         if own:
             return own[rng.randrange(len(own))]
         seat = state["solo"]["seat"]
-        table = {key: value for key, value in state.items() if key != "solo"}
+        table = solo.at_table(state)
         for _ in range(100):
             action = self.random_action(table, rng)
             if action.get("seat") != seat or action["type"] in ("forfeit", "resolve", "first_attacker"):
@@ -327,14 +308,6 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     # ---- applying ------------------------------------------------------------
     UNSEATED = frozenset({"identify"})
-
-    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """In solo play the companion's cards come from its holder (:mod:`.solo`)."""
-        if "solo" in state:
-            solo.refuse_direct(state, action)
-            if action["type"] in ("play_animal", "support") and action["seat"] == state["solo"]["seat"]:
-                return solo.place(self, state, action, handler)
-        return handler(self, state, action)
 
     def _solo_hand(self, state: State, action: Action) -> tuple[State, list]:
         return solo.hand(state, action)
@@ -385,7 +358,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction(f"{beast.name} is already on the battle stage")
         if state["hand"][seat] <= 0:
             raise IllegalAction(f"{who} has no card left in hand (every card drawn is on the table)")
-        return beast                        # (what _placed lets through)
+        return beast                        # (what _place lets through)
 
     @staticmethod
     def _with_side(state: State, seat: int, **changes) -> State:
@@ -421,34 +394,69 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                     f"or declare that you cannot support")
         return None
 
-    def _play_animal(self, state: State, action: Action) -> tuple[State, list]:
+    def _place(self, state: State, action: Action) -> tuple[State, list]:
+        """``play_animal`` and ``support``: ``seat`` puts a card from the hand on its attacker pad
+        (the duel's animal) or its support pad.  The card must be able to come from that hand: a
+        card of their deck, in no known pile, not in play, and the hand not empty
+        (:meth:`_check_card` says why not).  The new state shares all but what changes: the hand
+        and table of the seat, the current duel.  (One handler, written out: half of a random
+        game's actions are one or the other.)"""
         seat, card = action["seat"], action.get("card")
+        if "solo" in state and seat == state["solo"]["seat"]:
+            return solo.place(self, state, action)      # from the companion's holder
+        support = action["type"] == "support"
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
-            self._expect_builder(state, seat, "playing an animal")
-        duel = state["duels"][-1]
-        current = duel["animal"][seat]
-        if current is not None:
-            raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[current].name}: take it back "
-                                "first to change the animal (support cards go on the support pad)")
-        placed = _placed(state, seat, card)
-        if placed is None:
+            self._expect_builder(state, seat, "adding support" if support else "playing an animal")
+        duels = state["duels"]
+        duel = duels[-1]
+        if not support and duel["animal"][seat] is not None:
+            raise IllegalAction(f"{self._who(state, seat)} already plays {ANIMALS[duel['animal'][seat]].name}: take "
+                                "it back first to change the animal (support cards go on the support pad)")
+        try:
+            bit = BIT[card]
+        except (KeyError, TypeError):                   # not a card id (or not even hashable)
+            bit = 0
+        hand, table = state["hand"], state["table"]
+        left, mine = hand[seat] - 1, table[seat]
+        if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
             self._check_card(state, seat, card)         # says why not
-        new, changed = placed
-        animal = duel["animal"].copy()
+        new = state.copy()
+        # the per-seat pairs written out rather than copied and set
+        if seat:
+            new["hand"], new["table"] = [hand[0], left], [table[0], mine | bit]
+        else:
+            new["hand"], new["table"] = [left, hand[1]], [mine | bit, table[1]]
+        duels = new["duels"] = duels.copy()
+        changed = duels[-1] = duel.copy()
+        players = state["options"]["players"]
+        if support:
+            cards, total = duel["support"], duel["total"]
+            have = total[seat] + SUPPORT[card]
+            if seat:
+                changed["support"], changed["total"] = [cards[0], [*cards[1], card]], [total[0], have]
+            else:
+                changed["support"], changed["total"] = [[*cards[0], card], cards[1]], [have, total[1]]
+            animal, mode = duel["animal"][seat], duel["mode"][seat]
+            if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
+                text = f"{players[seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
+            else:
+                text = f"{players[seat]}{SUPPORTS_WITH[card]}" + _status(animal, mode, have)
+            # the dict event() makes, written out: the most frequent move of all
+            return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
+        animal = changed["animal"] = duel["animal"].copy()
         animal[seat] = card
-        changed["animal"] = animal
         if duel["mode"][seat] is not None:              # (a duel's mode is None while its animal is)
             mode = changed["mode"] = duel["mode"].copy()
             mode[seat] = None
-        text = (f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
-                f"{LABEL[card]}: say low or max" if card in RANGED else
-                f"{state['options']['players'][seat]} {'attacks' if phase == 'attack' else 'counters'} with "
-                f"{LABEL[card]}")
+        text = (f"{players[seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}: say low or max"
+                if card in RANGED else f"{players[seat]} {'attacks' if phase == 'attack' else 'counters'} with {LABEL[card]}")
         # the dict event() makes, written out: this is one of the most frequent moves
         return new, [{"seat": seat, "zone": ATTACKER_ZONE[seat], "card": card, "type": "animal", "text": text}]
 
     def _declare(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, mode = action["seat"], action.get("mode")
         self._expect_builder(state, seat, "declaring low or max")
         if mode not in MODES:
@@ -465,27 +473,9 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                 + self._status(new, seat))
         return new, [event("declare", text, seat=seat, mode=mode, card=animal)]
 
-    def _support(self, state: State, action: Action) -> tuple[State, list]:
-        seat, card = action["seat"], action.get("card")
-        if state["turn"] != seat or state["phase"] not in BUILDING:
-            self._expect_builder(state, seat, "adding support")
-        placed = _placed(state, seat, card)
-        if placed is None:
-            self._check_card(state, seat, card)         # says why not
-        new, duel = placed
-        support, total = duel["support"].copy(), duel["total"].copy()
-        support[seat] = [*support[seat], card]
-        have = total[seat] = total[seat] + SUPPORT[card]
-        duel["support"], duel["total"] = support, total
-        animal, mode = duel["animal"][seat], duel["mode"][seat]
-        if animal is not None and (mode is not None or animal not in RANGED):      # _status, in one string
-            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}support {have} of {LIFESPAN[animal][mode]}"
-        else:
-            text = f"{state['options']['players'][seat]}{SUPPORTS_WITH[card]}" + _status(animal, mode, have)
-        # the dict event() makes, written out: the most frequent move of all
-        return new, [{"seat": seat, "zone": SUPPORT_ZONE[seat], "card": card, "type": "support", "text": text}]
-
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, card = action["seat"], action.get("card")
         self._expect_builder(state, seat, "taking cards back")
         duel = state["duels"][-1]
@@ -505,6 +495,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [event("withdraw", text, seat=seat, zone=zone_id(seat, place), card=card)]
 
     def _done(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         phase = state["phase"]
         if state["turn"] != seat or phase not in BUILDING:
@@ -533,16 +525,32 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
             raise IllegalAction("a duel is resolved once both animals and their support stand")
         players = state["options"]["players"]
         battle = state["battle"]
-        duel = state["duels"][-1]
-        s0, s1, d0, d1, pg = duel_strengths(duel)
-        last = duel.copy()
-        last["strength"], last["stalemate_pair"] = [s0, s1], pg
         duels = state["duels"].copy()
-        duels[-1] = last
+        duel = duels[-1]
         (a, b), (mode_a, mode_b) = duel["animal"], duel["mode"]
+        # The duel's effective strengths (:func:`~.animals.strengths`, by table: FACING says who is
+        # doubled and whether the colours are a Purple/Green stalemate pair), then the battle's sums.
+        # RULINGS.md: the battle is won by the higher sum of effective strengths over all its duels;
+        # equal sums, or a Purple/Green pair in the last duel, mean another stalemate duel.
+        d0, d1, pg = FACING[ANIMALS[a].colour, ANIMALS[b].colour]
+        s0, s1 = LIFESPAN[a][mode_a], LIFESPAN[b][mode_b]
+        if d0:
+            s0 *= 2
+        if d1:
+            s1 *= 2
+        last = duels[-1] = duel.copy()
+        last["strength"], last["stalemate_pair"] = [s0, s1], pg
         duel_text = f"{players[0]}'s {FIGHTS[a][mode_a][d0]} against {players[1]}'s {FIGHTS[b][mode_b][d1]}"
-        winner, totals, pg_stalemate = battle_outcome(duels)
         n = len(duels)
+        t0, t1 = s0, s1
+        if n > 1:
+            for earlier in duels[:-1]:
+                e0, e1 = earlier["strength"]
+                t0 += e0
+                t1 += e1
+        totals = [t0, t1]
+        pg_stalemate = pg
+        winner = None if pg or t0 == t1 else (0 if t0 > t1 else 1)
         # the dicts event() makes, written out: a random game resolves ~34 duels
         events = [{"battle": battle, "duel": n, "strength": [s0, s1], "totals": totals, "type": "duel",
                    "text": f"Battle {battle}, duel {n}: {duel_text}"}]
@@ -560,8 +568,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                                 battle=battle, duel=n, totals=totals, zones=list(BATTLE_ZONES)))
             new["duels"] = duels + [new_duel()]
             new["phase"], new["turn"] = "attack", state["starter"]
-            _draw_both(new, events)
-            _check_out_of_cards(new, events)
+            if _draw_both(new, events):
+                _check_out_of_cards(new, events)
             return new, events
 
         loser = 1 - winner
@@ -575,21 +583,22 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         how = (f"{players[winner]} wins battle {battle}, {totals[winner]} to {totals[loser]}" if n == 1 else
                f"{players[0]} {totals[0]} – {players[1]} {totals[1]} over {n} duels: "
                f"{players[winner]} wins battle {battle}")
-        moved = (f"{players[loser]}'s {counted(to_graveyard, 'card')} go{'es' if to_graveyard == 1 else ''} to the "
-                 f"graveyard, {players[winner]}'s {to_discard} to the discard pile")
+        moved = (f"{players[loser]}'s " + ("1 card goes" if to_graveyard == 1 else f"{to_graveyard} cards go")
+                 + f" to the graveyard, {players[winner]}'s {to_discard} to the discard pile")
         events.append({"winner": winner, "outcome": "win", "battle": battle, "totals": totals,
-                       "zones": list(BATTLE_ZONES), "type": "battle_result", "text": f"{how}. {moved}"})
+                       "zones": [*BATTLE_ZONES], "type": "battle_result", "text": f"{how}. {moved}"})
         new["battles"] = [*state["battles"], {
             "battle": battle, "starter": state["starter"], "winner": winner, "totals": totals,
             "duels": duels, "to_graveyard": to_graveyard, "to_discard": to_discard}]
-        _draw_both(new, events)
-        if not _check_out_of_cards(new, events):
+        if not (_draw_both(new, events) and _check_out_of_cards(new, events)):
             events.append({"seat": winner, "type": "call_or_check",
                            "text": f"{players[winner]}: call to attack next, or check to let {players[loser]} "
                                    "attack"})
         return new, events
 
     def _call(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, kind = action["seat"], action["type"]
         if state["phase"] != "call":
             raise IllegalAction("'call' and 'check' are for the winner of a battle, once it is decided")
@@ -606,6 +615,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [{"seat": seat, "starter": starter, "type": kind, "text": text}]
 
     def _mulligan(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         who = self._who(state, seat)
         if state["phase"] != "setup":
@@ -634,6 +645,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         return new, [event("first_attacker", f"{self._who(state, seat)} attacks first", seat=seat)]
 
     def _cannot_support(self, state: State, action: Action) -> tuple[State, list]:
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat = action["seat"]
         self._expect_builder(state, seat, "declaring that no attack can be supported")
         role = "an attack" if state["phase"] == "attack" else "a counterattack"
@@ -685,6 +698,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
 
     def _adjust(self, state: State, action: Action) -> tuple[State, list]:
         """Correct a hand count: cards move between the deck and the hand, so the 50 still add up."""
+        if "solo" in state:
+            solo.refuse_direct(state, action)           # the companion decides that itself
         seat, name, delta = action["seat"], action.get("counter"), action.get("delta")
         if name not in ("hand", f"hand.{seat}") or not isinstance(delta, int) or isinstance(delta, bool):
             raise IllegalAction(f"only a hand count can be corrected (counter 'hand.{seat}', a whole delta), "
@@ -700,16 +715,13 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
                            counter=f"hand.{seat}", value=hand)]
 
     MOVES = {
-        "play_animal": _play_animal, "declare": _declare, "support": _support, "withdraw": _withdraw,
+        "play_animal": _place, "declare": _declare, "support": _place, "withdraw": _withdraw,
         "done": _done, "resolve": _resolve, "call": _call, "check": _call, "mulligan": _mulligan,
         "first_attacker": _first_attacker, "cannot_support": _cannot_support, "forfeit": _forfeit,
         "identify": _identify, "adjust": _adjust, "solo_hand": _solo_hand, "solo_decide": _solo_decide,
     }
 
     # ---- the end -------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def result(self, state: State) -> dict:
         if state["phase"] != "over":
             return {"winner": None, "reason": "the game is not over"}
@@ -785,16 +797,6 @@ def _deck_tables(deck: list[str]) -> tuple[list[str], list[int], list[tuple[str,
     return found
 
 
-def _nth_not_out(state: State, seat: int, out: int, r: int) -> str:
-    """The random player's card when rejection sampling found none (:meth:`LifeforceRules.random_action`):
-    the (r mod k)-th of the k cards of ``seat``'s deck not in ``out``, in deck order (a deck's cards
-    are all different); r is 0 by then for a 50-card deck."""
-    available = state["deckmask"][seat] & ~out
-    if not available:
-        raise EngineError(f"no card of seat {seat}'s deck may be in the hand")
-    return _nth_available(state["options"]["decks"][seat], available, r % available.bit_count() if r else 0)
-
-
 def _nth_available(deck: list[str], available: int, j: int) -> str:
     """The ``j``-th card (from 0) of ``deck`` whose bit is in ``available`` (which holds more than
     ``j`` of them), in deck order: a binary search for the shortest prefix of the deck that holds
@@ -833,27 +835,6 @@ def _with_duel(state: State, duel: dict) -> State:
     return new
 
 
-def _placed(state: State, seat: int, card) -> tuple[State, dict] | None:
-    """``(new state, its current duel)``: ``seat`` has put ``card`` from its hand on the table, the
-    duel a copy for the caller to change (its per-seat lists still shared); or None when ``card``
-    may not come from that hand: not a card of their deck, in a known pile, in play, or the hand
-    empty (``_check_card`` says which).  Everything else is shared with ``state``."""
-    try:
-        bit = BIT[card]
-    except (KeyError, TypeError):                   # not a card id (or not even hashable)
-        return None
-    hand, table = state["hand"].copy(), state["table"].copy()
-    left, mine = hand[seat] - 1, table[seat]
-    if left < 0 or not bit & state["deckmask"][seat] or bit & (state["graveyard"][seat] | state["discard"][seat] | mine):
-        return None
-    hand[seat], table[seat] = left, mine | bit
-    new = state.copy()
-    duels = new["duels"] = state["duels"].copy()
-    new["hand"], new["table"] = hand, table
-    duel = duels[-1] = duels[-1].copy()
-    return new, duel
-
-
 def _return_to_hand(new: State, seat: int, bit: int) -> None:
     hand, table = new["hand"].copy(), new["table"].copy()
     hand[seat] += 1
@@ -861,14 +842,16 @@ def _return_to_hand(new: State, seat: int, bit: int) -> None:
     new["hand"], new["table"] = hand, table
 
 
-def _draw_both(new: State, events: list) -> None:
-    """Both players draw up to 5; an empty deck takes the shuffled discard pile first."""
+def _draw_both(new: State, events: list) -> bool:
+    """Both players draw up to 5; an empty deck takes the shuffled discard pile first.  False when
+    both decks held enough (the common case: both hands are full, so nobody has run out of cards
+    and :func:`_check_out_of_cards` need not look)."""
     hand, deck = new["hand"], new["deck"]
     h0, h1 = hand
     if HAND_SIZE - h0 <= deck[0] and HAND_SIZE - h1 <= deck[1]:      # the common case: both decks hold enough
         new["hand"] = [max(h0, HAND_SIZE), max(h1, HAND_SIZE)]
         new["deck"] = [deck[0] - max(HAND_SIZE - h0, 0), deck[1] - max(HAND_SIZE - h1, 0)]
-        return
+        return False
     players = new["options"]["players"]
     hand, deck, discard = hand.copy(), deck.copy(), new["discard"].copy()
     for s in (0, 1):
@@ -887,6 +870,7 @@ def _draw_both(new: State, events: list) -> None:
             hand[s] += take
             need -= take
     new["hand"], new["deck"], new["discard"] = hand, deck, discard
+    return True
 
 
 def _check_out_of_cards(new: State, events: list) -> bool:

@@ -295,16 +295,20 @@ def decide(rules, state: State, action: Action) -> tuple[State, list]:
         return dict(state, solo=dict(solo, kept=True)), [
             event("solo_decide", f"{who} keeps its starting hand", seat=seat, choice=choice)]
     if choice == "mulligan":
-        new, events = rules._mulligan(state, {"type": "mulligan", "seat": seat})
+        new, events = rules._mulligan(at_table(state), {"type": "mulligan", "seat": seat})
         held = [n for n, c in enumerate(solo["slots"]) if c is not None]
         new["solo"] = dict(solo, slots=[])
         events.append(event("solo_decide", f"Put {_slots_text(held)} of {who}'s holder back into {who}'s deck, "
                                            f"shuffle it, then draw 5 for {who}", seat=seat, choice=choice))
         return new, events
     if choice in ("call", "check"):
-        return rules._call(state, {"type": choice, "seat": seat})
+        new, events = rules._call(at_table(state), {"type": choice, "seat": seat})
+        new["solo"] = solo
+        return new, events
     if choice == "cannot_support":
-        return rules._cannot_support(state, {"type": "cannot_support", "seat": seat})
+        new, events = rules._cannot_support(at_table(state), {"type": "cannot_support", "seat": seat})
+        new["solo"] = solo
+        return new, events
     build = _checked_build(state, action)
     new = dict(state, solo=dict(solo, decision=build))
     return new, [event("solo_decide", instruction(new), seat=seat, zone=target(new), choice="build",
@@ -352,25 +356,34 @@ def check_place(state: State, kind: str, card: str) -> int:
     return slot
 
 
-def place(rules, state: State, action: Action, handler) -> tuple[State, list]:
-    """The companion's card lands where it decided: ``handler`` (the engine's play_animal or
-    support) places it, its slot empties, the animal's low or max is said, and the last card
-    makes the build stand."""
+def at_table(state: State) -> State:
+    """``state`` without the companion's hand: the game as the rules see any player's move.  The
+    companion's own moves (its decisions, the cards it places) are the engine's moves made on it,
+    which the moves' solo checks (:func:`refuse_direct`, :func:`place`) let through; the caller
+    puts the hand back."""
+    return {key: value for key, value in state.items() if key != "solo"}
+
+
+def place(rules, state: State, action: Action) -> tuple[State, list]:
+    """The companion's card lands where it decided: the engine's play_animal or support places it
+    as for any player (on the state without the companion's hand, so the move's own solo checks
+    let it through), its slot empties, the animal's low or max is said, and the last card makes
+    the build stand."""
     solo = state["solo"]
     seat = solo["seat"]
     slot = check_place(state, action["type"], action.get("card"))
     decision = solo["decision"]
-    new, events = handler(rules, state, action)
+    new, events = rules.MOVES[action["type"]](rules, at_table(state), action)
     slots = list(solo["slots"])
     slots[slot] = None
-    new["solo"] = dict(solo, slots=slots)
     if action["type"] == "play_animal" and decision["mode"] is not None:
         new, said = rules._declare(new, {"type": "declare", "seat": seat, "mode": decision["mode"]})
         events += said
     if all(slots[s] is None for s in [decision["animal"]] + decision["support"]):
-        new["solo"] = dict(new["solo"], decision=None)
+        decision = None
         new, done = rules._done(new, {"type": "done", "seat": seat})
         events += done
+    new["solo"] = dict(solo, slots=slots, decision=decision)
     return new, events
 
 

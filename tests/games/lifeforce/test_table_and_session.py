@@ -253,6 +253,21 @@ def test_property_random_actions_are_legal_and_apply_never_mutates_its_input():
             state = new
 
 
+def test_the_random_player_draws_once_a_decision_as_rng_draw_does():
+    """random_action writes Rng.draw's step out (it runs on every action of a random game): the
+    generator must move exactly as one draw() moves it, or the same seed would not make the same
+    game as the generator's own draw."""
+    state, rng = RULES.setup(RULES.normalise_options({}), 7), Rng(7)
+    for _ in range(120):
+        twin = Rng(rng.state)
+        twin.draw()
+        action = RULES.random_action(state, rng)
+        assert rng.state == twin.state, action
+        state, _ = RULES.apply(state, action)
+        if RULES.is_over(state):
+            break
+
+
 def test_every_listed_legal_action_applies():
     state = RULES.setup(RULES.normalise_options({}), 4)
     rng = Rng(4)
