@@ -32,7 +32,7 @@ def _defer_importlib_metadata() -> None:
     (:mod:`hardware.pins`, the simulated table's ``MockFactory``), so on a table those
     lookups do not happen; the import itself costs 1.3 MB of resident memory
     (``importlib.metadata`` brings ``email``, ``csv``, ``zipfile``, ``calendar``…:
-    measured in ``companion bench ui``, 175.0 → 173.7 MB after two games, docs/ui.md).
+    ``companion bench ui`` after two games: 175.2 → 173.7–174.1 MB; docs/ui.md, "Memory after two games").
     So, unless the backport is installed, its name stands for a module whose
     ``entry_points`` — and any other attribute — imports the standard one when first used:
     every lookup still works (``GPIOZERO_PIN_FACTORY=mock``), only later.
