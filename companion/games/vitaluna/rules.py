@@ -47,8 +47,9 @@ from companion.words import counted
 
 def _hand_refusals(handler):
     """``handler`` for a card scanned from a hand (a reward, an exchange): its refusal is hidden from the
-    other player, as the card is (view.py).  Only these two moves are wrapped, in :attr:`VitaLunaRules.MOVES`,
-    so every other action goes from the one dispatch straight to its handler."""
+    other player, as the card is (view.py).  Only these two moves are wrapped so, in :attr:`VitaLunaRules.MOVES`
+    (a battle's moves are wrapped by :func:`.orders.watched`; the rest go from the one dispatch straight to their
+    handlers)."""
     def hand_move(rules, state: State, action: Action):
         if not isinstance(action.get("card"), str):
             return handler(rules, state, action)
