@@ -243,7 +243,7 @@ class Rules:
 
     def dispatch(self, state: State, action: Action, handler: Callable) -> tuple[State, list[Event]]:
         """Hand a checked action to its handler; a game overrides this only for what wraps every
-        move of its own (Arcmage's edit log, Lifeforce's solo seat, Territory's card fields).
+        move of its own (Arcmage's edit log).
         A game that does not override it has its handlers called straight from :meth:`apply`."""
         return handler(self, state, action)
 

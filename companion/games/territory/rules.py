@@ -46,7 +46,7 @@ from companion.words import counted
 from .cards import CardError, Effect
 from .catalogue import (CATALOGUE, CREATURE_IDS, CREATURES, FINAL_COST, LAND_IDS, LANDS, STARS, admit, deck_cost,
                         in_game, name, players_cards)
-from .table import NOT_IN_GAME, SLOTS, TerritoryTable, land_zone, ready_zone
+from .table import LAND_ZONES, NOT_IN_GAME, SLOTS, TerritoryTable, land_zone, ready_zone
 from .view import TerritoryView
 from .combat import (active_effects, new_deployed, own_base, pay_costs, reaches, requirements_hold, shielded,
                      strengths, take_damage)
@@ -315,15 +315,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
     # ---- applying --------------------------------------------------------------------
     UNSEATED = frozenset({"deal", "adjust"})
 
-    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """Card fields are card ids (strings) before any handler reads them."""
-        for key in ("creature", "land", "target"):
-            if key in action and not isinstance(action[key], str):
-                raise IllegalAction(f"{key!r} must be a card id such as 'territory.ash', not {action[key]!r}")
-        return handler(self, state, action)
-
     def _register(self, state: State, action: Action) -> tuple[State, list]:
-        seat, cid = action["seat"], action.get("creature")
+        seat, cid = action["seat"], _card_field(action, "creature")
         players = self.players(state)
         if state["phase"] != "register":
             raise IllegalAction("decks are registered before the first round; the game has started")
@@ -352,7 +345,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                   creature=cid)]
 
     def _unregister(self, state: State, action: Action) -> tuple[State, list]:
-        seat, cid = action["seat"], action.get("creature")
+        seat, cid = action["seat"], _card_field(action, "creature")
         if state["phase"] != "register":
             raise IllegalAction("decks are fixed once the first round has started")
         if cid not in state["decks"][seat]:
@@ -409,7 +402,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         return state, events
 
     def _deal(self, state: State, action: Action) -> tuple[State, list]:
-        land_id = action.get("land")
+        land_id = _card_field(action, "land")
         if state["phase"] != "deal":
             raise IllegalAction("lands are dealt at the start of a round, when a land's place is empty")
         if land_id not in LANDS:
@@ -426,10 +419,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         new = state.copy()
         new["slots"], new["land_deck"] = slots, state["land_deck"] - 1
         land = LANDS[land_id]
-        passive = land.passive_text()
         events = [event("dealt", f"Land {slot + 1}: {land.name}, {CATALOGUE.biomes.label(land.biome)}"
-                                 + (f" — {passive}" if passive else "") + f" ({new['land_deck']} left in the deck)",
-                        slot=slot, land=land_id)]
+                                 f"{_PASSIVE[land_id]} ({new['land_deck']} left in the deck)", slot=slot, land=land_id)]
         if new["land_deck"] == 0 or None not in slots:
             return self._start_deploy(new, events)
         return new, events
@@ -443,7 +434,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         return state, events
 
     def _deploy(self, state: State, action: Action) -> tuple[State, list]:
-        seat, cid, slot = action["seat"], action.get("creature"), action.get("slot")
+        seat, cid, slot = action["seat"], _card_field(action, "creature"), action.get("slot")
         players = self.players(state)
         if state["phase"] != "deploy":
             raise IllegalAction("creatures are deployed only in the Deploy phase"
@@ -461,7 +452,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         land = LANDS[state["slots"][slot]["land"]].name
         new = state.copy()
         new["ready"], new["slots"], new["done"] = ready, slots, done
-        who, zone = players[seat], land_zone(seat, slot)
+        who, zone = players[seat], LAND_ZONES[seat][slot]
         # engine.hidden_event, written out (same keys, same order): half of a round's moves are deploys
         return new, [{"seat": seat, "zone": zone, "creature": cid, "slot": slot, "type": "deployed",
                       "text": f"{who} deploys {name(cid)} face down at {land} (land {slot + 1})",
@@ -471,7 +462,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                                    "seat": seat, "zone": zone}}]
 
     def _undeploy(self, state: State, action: Action) -> tuple[State, list]:
-        seat, cid = action["seat"], action.get("creature")
+        seat, cid = action["seat"], _card_field(action, "creature")
         if state["phase"] != "deploy":
             raise IllegalAction("deployed creatures stay until the round ends")
         at = self.where(state, seat, cid)
@@ -489,35 +480,39 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                          zone=land_zone(seat, slot), creature=cid, slot=slot)]
 
     # -- combat
-    def _start_combat(self, state: State, events: list) -> tuple[State, list]:
-        events.append(event("combat", f"Round {state['round']}: combat, land by land", round=state["round"]))
-        return self._enter_battle(dict(state, phase="combat"), 0, events)
+    # The steps of combat below (_start_combat, _enter_battle, _resolve, _claim) are handed the copy of the
+    # state that the move applying them made, and change it in place: a round's lands are fought one after
+    # another in one move, and a copy per step was most of their cost.
+    def _start_combat(self, new: State, events: list) -> tuple[State, list]:
+        events.append(event("combat", f"Round {new['round']}: combat, land by land", round=new["round"]))
+        new["phase"] = "combat"
+        return self._enter_battle(new, 0, events)
 
-    def _enter_battle(self, state: State, start: int, events: list) -> tuple[State, list]:
+    def _enter_battle(self, new: State, start: int, events: list) -> tuple[State, list]:
         """Reveal the next land's creatures; open the window for activated abilities or fight at once."""
-        slots = state["slots"]
+        slots = new["slots"]
         for slot in range(start, SLOTS):       # the next land in play (a loop: this runs for every land)
             if slots[slot] is not None:
                 break
         else:
-            return self._round_end(state, events)
-        state = state.copy()
-        state["battle"] = slot
-        entry = state["slots"][slot]
-        players = self.players(state)
-        land = LANDS[entry["land"]]
+            return self._round_end(new, events)
+        new["battle"] = slot
+        entry = slots[slot]
+        players = self.players(new)
+        land_name = LANDS[entry["land"]].name
         for seat in (0, 1):
             pile = entry["piles"][seat]
             if pile:
-                events.append(event("revealed", f"Land {slot + 1} ({land.name}): {players[seat]} reveals "
-                                                + ", ".join(name(r["id"]) for r in pile),
-                                    seat=seat, slot=slot, zone=land_zone(seat, slot),
-                                    creatures=[r["id"] for r in pile]))
-        done = [not self.may_activate(state, 0), not self.may_activate(state, 1)]
-        state["done"] = done
+                ids = [r["id"] for r in pile]
+                events.append({"seat": seat, "slot": slot, "zone": LAND_ZONES[seat][slot], "creatures": ids,
+                               "type": "revealed",       # engine.event, written out: every land, every round
+                               "text": f"Land {slot + 1} ({land_name}): {players[seat]} reveals "
+                                       + ", ".join(map(name, ids))})
+        done = [not self.may_activate(new, 0), not self.may_activate(new, 1)]
+        new["done"] = done
         if done[0] and done[1]:
-            return self._resolve(state, events)
-        return state, events
+            return self._resolve(new, events)
+        return new, events
 
     def _activate(self, state: State, action: Action) -> tuple[State, list]:
         """Rules, Ability: an activated ability of a deployed creature, once per round, paid when used.
@@ -525,7 +520,8 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         Any deployed creature may use it during combat while a land it affects is unresolved (see
         :meth:`usable`); a creature whose land is not revealed yet is turned face up to use it.
         """
-        seat, cid, ai = action["seat"], action.get("creature"), action.get("ability")
+        seat, cid, ai = action["seat"], _card_field(action, "creature"), action.get("ability")
+        target = _card_field(action, "target")
         players = self.players(state)
         if state["phase"] != "combat":
             raise IllegalAction("activated abilities are used in combat, from the first land's reveal until the "
@@ -555,7 +551,6 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
             needs = ", ".join(r.text() for r in ability.requires)
             raise IllegalAction(f"{ability.name} needs {needs}, which does not hold for {name(cid)} at {land.name}")
         enemies = entry["piles"][1 - seat]
-        target = action.get("target")
         if ability.needs_target:
             if slot > battle:
                 raise IllegalAction(f"{ability.name} picks one enemy at land {slot + 1}, whose creatures are still "
@@ -576,12 +571,9 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         slots = _with(state["slots"], slot, dict(entry, piles=piles))
         new = state.copy()
         new["slots"] = slots
-        cost_text = ", ".join(c.text() for c in ability.costs)
         where = f" at land {slot + 1}" + (", turning it face up" if face_down else "") if slot != battle else ""
-        events = [event("ability", f"{players[seat]}'s {name(cid)}{where} uses {ability.name}"
-                                   + (f" ({cost_text})" if cost_text else "") + ": "
-                                   + "; ".join(e.text() for e in ability.effects),
-                        seat=seat, slot=slot, creature=cid, ability=ai, zone=land_zone(seat, slot))]
+        events = [event("ability", f"{players[seat]}'s {name(cid)}{where} uses {_USES[cid, ai]}",
+                        seat=seat, slot=slot, creature=cid, ability=ai, zone=LAND_ZONES[seat][slot])]
         effects_list = list(state["effects"])
         for ei, effect in enumerate(ability.effects):
             if effect.kind == "damage":
@@ -601,7 +593,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
         """Turn a face-down creature up to use its ability before its land is fought (the table's gesture:
         lift it off its land pad and put it back; see table.interpret).  Its ability buttons then appear on the
         shared screen, which never offers a face-down creature's."""
-        seat, cid = action["seat"], action.get("creature")
+        seat, cid = action["seat"], _card_field(action, "creature")
         if state["phase"] != "combat":
             raise IllegalAction("creatures are turned face up in combat, to use an ability before their land is "
                                 "fought")
@@ -669,7 +661,9 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 slots[i] = dict(entry, piles=piles)
 
     def _resolve(self, state: State, events: list) -> tuple[State, list]:
-        """Rules, Combat 2–5: passives, totals, the highest total claims the land; a tie leaves it."""
+        """Rules, Combat 2–5: passives, totals, the highest total claims the land; a tie leaves it.
+
+        ``state`` is the move's own copy (see :meth:`_start_combat`): it is changed in place."""
         slot = state["battle"]
         entry = state["slots"][slot]
         land = LANDS[entry["land"]]
@@ -694,20 +688,24 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                         round_effects = round_effects + [
                             {"src": rec["id"], "seat": seat, "ability": ai, "effect": ei, "land": None}
                             for ei, e in enumerate(ability.effects) if e.scope == "all_lands" and e.kind != "damage"]
-        slots = _with(state["slots"], slot, dict(entry, piles=piles))
-        state = state.copy()
-        state["slots"], state["effects"] = slots, round_effects
+        fought = entry.copy()
+        fought["piles"] = piles
+        state["slots"], state["effects"] = _with(state["slots"], slot, fought), round_effects
         for src_seat, src, effect, (ai, passive) in effects:
             if passive and effect.kind == "damage":
                 self._deal_damage(state, src_seat, src, effect, slot, None, events)
         piles = [list(p) for p in state["slots"][slot]["piles"]]
         powers = strengths(state, slot, piles, effects)
         totals = [sum(p for _, p in powers[s]) for s in (0, 1)]
-        for seat in (0, 1):
-            piles[seat] = [dict(rec, base=b, power=p) for rec, (b, p) in zip(piles[seat], powers[seat])]
         parts = []
         for seat in (0, 1):
-            listed = " + ".join(f"{CREATURES[r['id']].name} {r['power']}" for r in piles[seat]) or "nobody"
+            scored = []
+            for rec, (b, p) in zip(piles[seat], powers[seat]):
+                rec = rec.copy()
+                rec["base"], rec["power"] = b, p
+                scored.append(rec)
+            piles[seat] = scored
+            listed = " + ".join([f"{CREATURES[r['id']].name} {r['power']}" for r in scored]) or "nobody"
             parts.append(f"{players[seat]} {totals[seat]} ({listed})")
         return self._claim(state, slot, totals, piles, f"Land {slot + 1} ({land.name}): {parts[0]} vs {parts[1]}",
                            events)
@@ -725,15 +723,18 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                 text += " — a tie, the land stays unclaimed"
         else:
             text += f" — {self.players(state)[winner]} claims {land.name}"
-        slots = _with(state["slots"], slot, dict(state["slots"][slot], piles=piles, fought=True, winner=winner))
-        new = dict(state, slots=slots, battles=state["battles"] + [
-            {"round": state["round"], "slot": slot, "land": land.id, "totals": totals, "winner": winner}])
+        fought = state["slots"][slot].copy()
+        fought["piles"], fought["fought"], fought["winner"] = piles, True, winner
+        new = state                         # the move's own copy (see _start_combat)
+        new["slots"] = _with(state["slots"], slot, fought)
+        new["battles"] = state["battles"] + [
+            {"round": state["round"], "slot": slot, "land": land.id, "totals": totals, "winner": winner}]
         if winner is not None:
             claimed = _with(state["claimed"], winner, state["claimed"][winner] + [land.id])
             new["claimed"] = claimed
         events.append(event("battle_result", text, winner=winner, outcome="tie" if winner is None else "win",
-                            zones=[land_zone(0, slot), land_zone(1, slot)], slot=slot, land=land.id, totals=totals,
-                            sides=[len(piles[0]), len(piles[1])]))
+                            zones=[LAND_ZONES[0][slot], LAND_ZONES[1][slot]], slot=slot, land=land.id,
+                            totals=totals, sides=[len(piles[0]), len(piles[1])]))
         return self._enter_battle(new, slot + 1, events)
 
     # -- round end
@@ -989,10 +990,43 @@ class _AllLandsActivated(dict):
         return found
 
 
+class _Passive(dict):
+    """Per land id, what dealing it says of its passive (" — Lush: …", or nothing), worked out on the first
+    deal (a card id's definition never changes while the program runs, as for :data:`_ACTIVATED`)."""
+
+    def __missing__(self, land_id: str) -> str:
+        passive = LANDS[land_id].passive_text()
+        found = self[land_id] = f" — {passive}" if passive else ""
+        return found
+
+
+class _Uses(dict):
+    """Per (creature id, ability index), what using that ability says after "… uses ": its name, its costs
+    and its effects, worked out on the first use."""
+
+    def __missing__(self, key: tuple) -> str:
+        ability = CREATURES[key[0]].abilities[key[1]]
+        cost_text = ", ".join(c.text() for c in ability.costs)
+        found = self[key] = (ability.name + (f" ({cost_text})" if cost_text else "") + ": "
+                             + "; ".join(e.text() for e in ability.effects))
+        return found
+
+
 _ACTIVATED = _Activated()
 _ALL_LANDS_ACTIVATED = _AllLandsActivated()
+_PASSIVE = _Passive()
+_USES = _Uses()
 
 RULES = TerritoryRules()
+
+
+def _card_field(action: Action, key: str) -> str | None:
+    """``action[key]``, a card id ("creature", "land", "target"), or None when the action has none; anything
+    but a string is refused in words before the move reads it (the move that reads a card field asks here)."""
+    value = action.get(key)
+    if value is None and key not in action or isinstance(value, str):
+        return value
+    raise IllegalAction(f"{key!r} must be a card id such as 'territory.ash', not {value!r}")
 
 
 def _with(items: list, i: int, value) -> list:

@@ -45,6 +45,9 @@ def land_zone(seat: int, slot: int) -> str:
     return f"{seat}.land{slot + 1}"
 
 
+LAND_ZONES = tuple(tuple(land_zone(seat, slot) for slot in range(SLOTS)) for seat in (0, 1))
+
+
 def ready_zone(seat: int) -> str:
     return f"{seat}.ready"
 

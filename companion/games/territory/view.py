@@ -170,6 +170,6 @@ class TerritoryView:
 
     def totals_if_fought_now(self, state: State) -> list[int]:
         """The totals the land being fought would give if both players passed now."""
-        after, _ = self._resolve(state, [])
+        after, _ = self._resolve(state.copy(), [])      # _resolve changes the copy it is given
         return next(b for b in reversed(after["battles"])
                     if b["slot"] == state["battle"] and b["round"] == state["round"])["totals"]

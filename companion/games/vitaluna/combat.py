@@ -116,20 +116,21 @@ class Fight:
             poison = bool(creature.epics & POISONOUS)
             if poison:
                 what = what[:-1] + ", poisonous)"
+            # the dicts engine.event makes, written out (same keys, same order): a battle is mostly hits
             for t in targets:
                 victim = target_row[t]
                 if victim is None:
-                    self.heart[foe] -= damage
-                    events.append(event("hit", f"{what} hits {names[foe]}'s heart: {max(self.heart[foe], 0)} left",
-                                        seat=seat, column=col + 1, target_column=t + 1, attacker=card, target=None,
-                                        damage=damage, heart=self.heart[foe]))
+                    heart = self.heart[foe] = self.heart[foe] - damage
+                    events.append({"seat": seat, "column": col + 1, "target_column": t + 1, "attacker": card,
+                                   "target": None, "damage": damage, "heart": heart, "type": "hit",
+                                   "text": f"{what} hits {names[foe]}'s heart: {heart if heart > 0 else 0} left"})
                     continue
                 victim_creature = table[victim]
                 before = self.health.get(victim, victim_creature.health)       # hp, inlined
                 outcome = self.strike(foe, t, damage, poison)
-                events.append(event("hit", f"{what} hits {victim_creature.name} ({before} health): {outcome}",
-                                    seat=seat, column=col + 1, target_column=t + 1, attacker=card, target=victim,
-                                    damage=damage, outcome=outcome))
+                events.append({"seat": seat, "column": col + 1, "target_column": t + 1, "attacker": card,
+                               "target": victim, "damage": damage, "outcome": outcome, "type": "hit",
+                               "text": f"{what} hits {victim_creature.name} ({before} health): {outcome}"})
                 if victim_creature.epics & RETALIATE and row[col] == card:
                     # retaliation is one plain damage, even when the hit killed the retaliator
                     back = self.strike(seat, col, 1, False)

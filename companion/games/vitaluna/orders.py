@@ -77,9 +77,26 @@ def stop_attacking(rules, state: State, action: Action):
         event("stop_attacking", f"{name} stops attacking every turn", seat=seat)]
 
 
+def watched(handler):
+    """``handler`` for a move that may be made during a battle, followed by :func:`check` while a
+    standing choice holds.  Only a battle's moves are wrapped (in the rules' ``MOVES``): a choice is
+    made in a battle and ends with it, so every other move leaves ``orders`` as it found them,
+    ``[None, None]``, and goes from the one dispatch straight to its handler."""
+    def battle_move(rules, state: State, action: Action):
+        new, events = handler(rules, state, action)
+        standing = new["orders"]
+        if standing[0] is None and standing[1] is None:
+            return new, events
+        return check(rules, new, events)
+    battle_move.__name__ = battle_move.__qualname__ = handler.__name__
+    battle_move.__doc__ = handler.__doc__
+    return battle_move
+
+
 def check(rules, new: State, events: list) -> tuple[State, list]:
-    """After any move: the choices end with the battle; the one of the seat to act ends when a
-    creature of theirs may move now that could not when they chose (said in an event)."""
+    """After a battle's move while a standing choice holds: the choices end with the battle; the one
+    of the seat to act ends when a creature of theirs may move now that could not when they chose
+    (said in an event)."""
     if new["phase"] != "battle":
         return dict(new, orders=list(NO_ORDERS)), events
     turn = new["turn"]

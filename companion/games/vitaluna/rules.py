@@ -39,16 +39,17 @@ from companion.games.vitaluna import bidding as auction, orders
 from companion.games.vitaluna.cards import (ANCHOR, ARMOUR, COLOURS, HOLDS, MOVE_ANYWHERE, SINGULAR_NEEDS,
                                             SINGULAR_TARGETS, SINGULARS, Creature, add_held, card_table, user_edits)
 from companion.games.vitaluna.combat import GREY, HEARTS, WHITE, Fight
-from companion.games.vitaluna.table import (BETWEEN_BATTLES, SLOT_OF, ZONE_IDS, VitaLunaTable, slot_label,
-                                            steps_to_heart)
+from companion.games.vitaluna.table import (BETWEEN_BATTLES, SLOT_LABELS, SLOT_OF, ZONE_IDS, VitaLunaTable,
+                                            slot_label, steps_to_heart)
 from companion.games.vitaluna.view import VitaLunaView
 from companion.words import counted
 
 
 def _hand_refusals(handler):
     """``handler`` for a card scanned from a hand (a reward, an exchange): its refusal is hidden from the
-    other player, as the card is (view.py).  Only these two moves are wrapped, in :attr:`VitaLunaRules.MOVES`,
-    so every other action goes from the one dispatch straight to its handler."""
+    other player, as the card is (view.py).  Only these two moves are wrapped so, in :attr:`VitaLunaRules.MOVES`
+    (a battle's moves are wrapped by :func:`.orders.watched`; the rest go from the one dispatch straight to their
+    handlers)."""
     def hand_move(rules, state: State, action: Action):
         if not isinstance(action.get("card"), str):
             return handler(rules, state, action)
@@ -147,14 +148,6 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
     # ---- applying ------------------------------------------------------------------
     UNSEATED = frozenset({"reveal"})
 
-    def dispatch(self, state: State, action: Action, handler) -> tuple[State, list]:
-        """After any move a standing choice to attack every turn is checked (:mod:`.orders`)."""
-        new, events = handler(self, state, action)
-        standing = new.get("orders")
-        if standing and (standing[0] is not None or standing[1] is not None):
-            return orders.check(self, new, events)
-        return new, events
-
     def follow_up(self, state: State, action: Action) -> Action | None:
         """A standing choice's attack, on the turn of the seat that made it (:mod:`.orders`)."""
         return orders.follow_up(state)
@@ -195,21 +188,12 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             raise IllegalAction(f"{zone!r} is not one of {names[seat]}'s positions")
         slot = where[1]
         creature = self._creature(state, card)
-
-        def refuse(text: str) -> IllegalAction:
-            # ``text`` names the card as {card}; a card put on a grey position would lie face down,
-            # so the other player and the shared screen read "a <colour> card" instead
-            full = text.replace("{card}", creature.name)
-            if slot not in GREY:
-                return IllegalAction(full)
-            return IllegalAction(full, redacted=text.replace("{card}", f"a {creature.colour} card"),
-                                 hidden_from=[1 - seat])
-
         if card in state["burnt"]:
-            raise refuse("{card} was burnt: it is out until the end of the game")
+            raise _placing_refusal("{card} was burnt: it is out until the end of the game", creature, slot, seat)
         owner = state["owner"].get(card)
         if owner is not None and owner != seat:
-            raise refuse(f"{{card}} belongs to {names[owner]}: it cannot join {names[seat]}'s side")
+            raise _placing_refusal(f"{{card}} belongs to {names[owner]}: it cannot join {names[seat]}'s side",
+                                   creature, slot, seat)
         row = list(state["board"][seat])
         if row[slot] is not None:
             text = f"{names[seat]}'s {slot_label(slot)} already holds {{}}; lift it first"
@@ -219,27 +203,32 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             raise IllegalAction(full, redacted=text.format("a face-down card"), hidden_from=[1 - seat])
         if owner is None and self._known(state, seat, creature.colour) >= state["held"][seat][creature.colour]:
             n = state["held"][seat][creature.colour]
-            raise refuse(f"{names[seat]} holds {n} {creature.colour} card{'' if n == 1 else 's'}"
-                         + (", all of them known" if n else "") + f": {{card}} is not one of them")
+            raise _placing_refusal(f"{names[seat]} holds {n} {creature.colour} card{'' if n == 1 else 's'}"
+                                   + (", all of them known" if n else "") + ": {card} is not one of them",
+                                   creature, slot, seat)
         new = state.copy()
         if card in row:
             row[row.index(card)] = None            # moved from another position while placing
-        elif self._where(state, card):
-            raise refuse(f"{{card}} already lies on {names[1 - seat]}'s side")
+        elif card in state["board"][1 - seat]:
+            raise _placing_refusal(f"{{card}} already lies on {names[1 - seat]}'s side", creature, slot, seat)
         row[slot] = card
         board = _with(state["board"], seat, row)
         new["board"] = board
         if owner is None:
-            owned = dict(state["owner"])
+            owned = state["owner"].copy()
             owned[card] = seat
             new["owner"] = owned
         zone_id = ZONE_IDS[seat][slot]
+        where = SLOT_LABELS[slot]
+        # the dicts engine.event and hidden_event make, written out (same keys, same order): a third of a
+        # battle's moves are placements
         if slot in WHITE:
-            return new, [event("placed", f"{names[seat]} places {self.table(state).labels[card]} on {slot_label(slot)}",
-                               seat=seat, zone=zone_id, card=card)]
-        return new, [hidden_event("placed", f"{names[seat]} places {creature.name} face down on {slot_label(slot)}",
-                                  f"{names[seat]} places a card face down on {slot_label(slot)}", [1 - seat],
-                                  seat=seat, zone=zone_id, card=card)]
+            return new, [{"seat": seat, "zone": zone_id, "card": card, "type": "placed",
+                          "text": f"{names[seat]} places {self.table(state).labels[card]} on {where}"}]
+        return new, [{"seat": seat, "zone": zone_id, "card": card, "type": "placed",
+                      "text": f"{names[seat]} places {creature.name} face down on {where}", "hidden_from": [1 - seat],
+                      "redacted": {"type": "placed", "text": f"{names[seat]} places a card face down on {where}",
+                                   "seat": seat, "zone": zone_id}}]
 
     def _unplace(self, state: State, action: Action):
         seat, zone = action["seat"], action.get("zone")
@@ -311,12 +300,11 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
 
     # ---- a battle turn --------------------------------------------------------------------------
     def _my_turn(self, state: State, seat: int, doing: str) -> dict:
-        names = self._names(state)
         if state["phase"] != "battle":
             raise IllegalAction(f"{doing} happens during a battle; now: {self._phase_label(state)}")
         turn = state["turn"]
         if seat != turn["seat"]:
-            raise IllegalAction(f"it is {names[turn['seat']]}'s turn")
+            raise IllegalAction(f"it is {self._names(state)[turn['seat']]}'s turn")
         return turn
 
     def move_problem(self, state: State, seat: int, card: str, to: str) -> str | None:
@@ -497,7 +485,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             return self._end_battle(new, state["attacker"], "no creature in the battle can ever attack again, "
                                                              "so the attacker cannot win it", events)
         new["turn"] = _fresh_turn(1 - seat)
-        events.append(event("turn", f"{names[1 - seat]}'s turn", seat=1 - seat))
+        events.append({"seat": 1 - seat, "type": "turn", "text": f"{names[1 - seat]}'s turn"})  # event(), written out
         return new, events
 
     def _end_battle(self, new: State, loser: int, reason: str, events: list):
@@ -661,7 +649,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
             owner = dict(state["owner"])
             owner[card] = seat
             new["owner"] = owner
-            events = [hidden_event("reward", f"{names[seat]} takes {creature.label()}",
+            events = [hidden_event("reward", f"{names[seat]} takes {self.table(state).labels[card]}",
                                    f"{names[seat]} takes a {colour} card", [1 - seat], seat=seat, card=card,
                                    colour=colour)]
         if not new["rewards"]:
@@ -718,7 +706,7 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         owner[card] = seat
         held = add_held(add_held(state["held"], seat, "black", -2), seat, "blue", 1)
         new.update(owner=owner, held=held, exchange=[])
-        return new, [hidden_event("exchanged", f"{names[seat]} swaps two black cards for {creature.label()}",
+        return new, [hidden_event("exchanged", f"{names[seat]} swaps two black cards for {self.table(state).labels[card]}",
                                   f"{names[seat]} swaps two black cards for a blue card", [1 - seat], seat=seat,
                                   card=card)]
 
@@ -755,13 +743,16 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         raise IllegalAction(f"{name!r} cannot be corrected now; counters: heart.N during a battle, track.N, "
                             "markers.N during the bidding")
 
+    #: A battle's moves are :func:`.orders.watched` (a standing choice to attack every turn is checked
+    #: after them); a card scanned from a hand has its refusal hidden (:func:`_hand_refusals`).
     MOVES = {
-        "adjust": _adjust,
         "attack_first": _attack_first, "bid_first": auction.bid_first, "reveal": auction.reveal, "bid": auction.bid,
-        "place": _place, "unplace": _unplace, "done": _done, "move": _move, "attack": _attack,
-        "singular": _singular, "target": _target, "cancel": _cancel,
+        "place": _place, "unplace": _unplace, "done": _done,
         "reward": _hand_refusals(_reward), "exchange": _hand_refusals(_exchange),
-        "attack_every_turn": orders.attack_every_turn, "stop_attacking": orders.stop_attacking,
+        **{kind: orders.watched(handler) for kind, handler in (
+            ("move", _move), ("attack", _attack), ("singular", _singular), ("target", _target), ("cancel", _cancel),
+            ("adjust", _adjust), ("attack_every_turn", orders.attack_every_turn),
+            ("stop_attacking", orders.stop_attacking))},
     }
 
     # ---- what may happen -------------------------------------------------------------------------------
@@ -949,6 +940,15 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
         """Fully automatic random games; returns how many battles they completed."""
         state = self.playout({"card_edits": {}}, seed, on_apply=on_apply)
         return len(state["battles"])
+
+def _placing_refusal(text: str, creature: Creature, slot: int, seat: int) -> IllegalAction:
+    """A refused placement: ``text`` names the card as {card}; a card put on a grey position would lie
+    face down, so the other player and the shared screen read "a <colour> card" instead."""
+    full = text.replace("{card}", creature.name)
+    if slot not in GREY:
+        return IllegalAction(full)
+    return IllegalAction(full, redacted=text.replace("{card}", f"a {creature.colour} card"), hidden_from=[1 - seat])
+
 
 def _fresh_turn(seat: int) -> dict:
     return {"seat": seat, "acted": False, "white": False, "grey": False, "promoted": False, "pending": None}

@@ -19,6 +19,9 @@ def slot_label(slot: int) -> str:
     return f"white {slot + 1}" if slot < 4 else f"grey {slot - 3}"
 
 
+SLOT_LABELS = tuple(slot_label(slot) for slot in range(8))
+
+
 def steps_to_heart(options: dict) -> int:
     """Battles an attacker must win to reach the heart: middle → red circle → heart, one more circle extended."""
     return 3 if options.get("extended") else 2

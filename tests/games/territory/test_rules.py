@@ -521,6 +521,29 @@ def test_malformed_actions_get_a_sentence_not_a_crash(action):
     assert str(err.value)
 
 
+@pytest.mark.parametrize("action", [
+    {"type": "deal", "land": 7},
+    {"type": "undeploy", "seat": 0, "creature": None},
+    {"type": "show", "seat": 0, "creature": {"id": "territory.ash"}},
+    {"type": "activate", "seat": 1, "creature": T("bramble"), "ability": 0, "target": ["territory.ash"]},
+])
+def test_a_card_field_that_is_not_a_card_id_is_refused_by_the_move_that_reads_it(action):
+    """Bad input gets one sentence: a card field (creature, land, target) must be a card id, whatever the phase."""
+    s = game(["ash"], ["bramble"], FIVE)
+    key = next(k for k in ("land", "creature", "target") if k in action and not isinstance(action[k], str))
+    with pytest.raises(IllegalAction, match=f"'{key}' must be a card id such as 'territory.ash', not "):
+        RULES.apply(s, action)
+
+
+def test_the_live_totals_leave_the_state_they_were_worked_out_from_as_it_was():
+    """The screen's totals fight the land on a copy: the game on the table is not touched."""
+    s = game(["ash", "fang"], ["bramble"], FIVE)
+    s = both_done(deploy(deploy(deploy(s, 0, "ash", 0), 0, "fang", 0), 1, "bramble", 0))
+    before = json.loads(json.dumps(s))
+    assert RULES.view(s, None)["detail"]["live_totals"] == [12, 7]
+    assert s == before and s["phase"] == "combat" and s["battles"] == []
+
+
 def test_screen_shows_the_totals_the_land_would_give_now():
     """While players decide on abilities the screen shows the land's totals as they stand: Ash and Fang 6 + 6
     against Bramble 7 while South has not Roared."""
