@@ -18,7 +18,11 @@ compared with the engine:
 * the feed tells what the log tells: after an undo no undone action is in it;
   each of its lines is one line on the screen, the beginning of a logged
   sentence, never a wrapped tail; and it does not lie over the zones it tells of;
-* after the game's end no button on the board stands where another one was.
+* after the game's end no button on the board stands where another one was;
+* what lies over the table hides no counter (no note over a counter, the feed over no counter
+  row), and a zone's note stays only while the zone says what it said when the note was laid:
+  an old note never stands over a count that has changed since ("North adds a creature: 6
+  creatures" over "Ready pile: 0 creatures").
 
 Scripted: a card put down during Lifeforce's call or check, while the battle's
 result covers the table, is answered on the result view.
@@ -31,7 +35,7 @@ from ui.tables.generic import shorter
 from ui.widgets import CounterBox, measure
 
 from .driver import put, result_open, table_screen
-from .layout_checks import visible
+from .layout_checks import overlay_problems, visible
 
 #: game, seed, actions played at random (then a forfeit where the game has one)
 GAMES = [("sams", 4, 50), ("lifeforce", 3, 45), ("vitaluna", 2, 45), ("territory", 2, 45), ("arcmage", 4, 35)]
@@ -148,6 +152,36 @@ def check_feed(app, zones: list[str], said: set[str], logged: set[str], where: s
             f"{screen.feed_place} {(fx, fy, feed.width, feed.height)} {(bx, by, box.width, box.height)} {feed.lines}"
 
 
+class Notes:
+    """The zones' notes as a player sees them come and go: a note still shown must stand over the
+    words and counters its zone showed when it appeared."""
+
+    def __init__(self):
+        self.laid: dict[int, tuple] = {}
+
+    @staticmethod
+    def says(box) -> tuple:
+        counters = tuple(shown_number(c) for c in box.ids.counters.children if isinstance(c, CounterBox))
+        return box.ids.info.text, counters
+
+    def check(self, screen, where: str) -> None:
+        from ui.widgets import ZoneBox
+        for box in screen.ids.board.walk(restrict=True):
+            if not isinstance(box, ZoneBox):
+                continue
+            note = box.ids.note_label.text if box.note and visible(box.ids.note_label) else ""
+            if not note:
+                self.laid.pop(id(box), None)
+                continue
+            first = self.laid.setdefault(id(box), (note, self.says(box)))
+            if first[0] != note:
+                self.laid[id(box)] = (note, self.says(box))
+                continue
+            assert self.says(box) == first[1], \
+                f"{where}: {box.zone_id or 'a land'}'s note {note!r} still stands over {self.says(box)}, " \
+                f"laid over {first[1]}"
+
+
 def board_buttons(screen) -> list[tuple[str, tuple]]:
     from kivy.uix.behaviors import ButtonBehavior
     out = []
@@ -172,6 +206,7 @@ def test_the_counters_and_the_feed_agree_with_the_engine(home, game, seed, budge
     from ui.controller import public_history
     last: list = []
     said: set[str] = set()
+    notes = Notes()
 
     def heard(_session, events):
         last[:] = events
@@ -191,6 +226,8 @@ def test_the_counters_and_the_feed_agree_with_the_engine(home, game, seed, budge
         logged = {t for _a, t in public_history(session)} if after_undo else set()
         said.update(logged)
         check_feed(app, zones, said, logged, where, after_undo)
+        notes.check(screen, where)
+        assert not overlay_problems(screen), f"{where}: {overlay_problems(screen)}"
 
     look("start")
     for step in range(budget):
@@ -237,3 +274,33 @@ def test_a_card_put_down_during_lifeforces_call_or_check_is_answered_on_the_resu
     assert len(session.actions) == before
     assert view.ids.banner.shown and "must call or check" in view.ids.banner.text, view.ids.banner.text
     view.dismiss()
+
+
+def test_a_zones_note_goes_when_the_count_under_it_changes(home, notes_clock):
+    """Issue 25: Territory's ready pad said "North adds a creature: 6 creatures" over "Ready pile:
+    0 creatures" once the creatures were deployed: the note waited for a timer that every move put
+    off.  With the notes' timer held still, a note goes as soon as its zone's count changes, and the
+    pad reads the engine's number."""
+    app = home
+    app.controller.start_game("territory", {"players": ["North", "South"]}, seed=5)
+    session = app.controller.session
+    screen = table_screen(app)
+    ready = screen.zone_boxes["0.ready"]
+    rng = Rng(5)
+    noted = None
+    for _ in range(400):
+        action = session.rules.random_action(session.state, rng)
+        session.act(action)
+        harness.frames(1)
+        if ready.note and noted is None:
+            noted = (list(ready.note), ready.ids.info.text)     # "North adds …: 6 creatures" over its count
+        elif noted is not None and ready.ids.info.text != noted[1] and not ready.note:
+            break
+        elif noted is not None and ready.ids.info.text != noted[1]:
+            # a new note with the new count is allowed; an old one over a new count is not
+            assert ready.note != noted[0], f"{noted[0][0]!r} still stands over {ready.ids.info.text!r}"
+            noted = (list(ready.note), ready.ids.info.text)
+    else:
+        raise AssertionError("North's ready pile never changed after a note")
+    pile = session.state["decks"][0] if session.state["phase"] == "register" else session.state["ready"][0]
+    assert str(len(pile)) in ready.ids.info.text

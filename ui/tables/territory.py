@@ -135,6 +135,11 @@ class TerritoryTable(TableScreen):
                 zones.append(zone)
         return zones
 
+    def told_of(self, zones: list[str]) -> list:
+        # a side's pile at a land is told as the land's ("Land 2 (Eagle Crag): North reveals Waddle")
+        lands = {int(z.rsplit("land", 1)[1]) - 1 for z in zones if ".land" in z and z.rsplit("land", 1)[1].isdigit()}
+        return super().told_of(zones) + [self.land_cards[n] for n in sorted(lands) if 0 <= n < LANDS]
+
     def _on_session_events(self, controller, events: list) -> None:
         super()._on_session_events(controller, events)
         if self.session is None:
