@@ -90,6 +90,8 @@ class TableScreen(Screen):
     session = None
     #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
     _sim_panel = None
+    #: the zones each line of the feed tells of, line by line (:meth:`say`)
+    _feed_told: list = []
     #: the on-screen keyboard for the panel's search (:meth:`search_keyboard`), made when first needed
     _keyboard = None
 
@@ -168,6 +170,7 @@ class TableScreen(Screen):
             counter.value, counter.title, counter.owner = 0, "", ""
         self.ids.feed.hide()
         self.ids.feed.lines = []
+        self._feed_told = []
         self.feed_place = "middle centre"
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
@@ -561,12 +564,15 @@ class TableScreen(Screen):
         if fresh:
             feed.lines = []
         shown = (list(feed.lines) + fitted)[-feed.MAX_LINES:]
-        self._feed_zones = list(zones)
-        placed = self._place_feed(shown, zones) if fitted else 0
+        # the zones each line shown tells of: an older line's zone stays in sight too
+        told = self._feed_told if not fresh and len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
+        self._feed_told = (told + [list(zones)] * len(fitted))[-len(shown):] if shown else []
+        placed = self._place_feed(shown, self._feed_told) if fitted else 0
         if whole and fitted and placed < len(shown):
             # asked for (the status line touched): said whole for its ten seconds, over a counter row
             # if it must, never cut to its last line
-            placed = self._place_feed(shown, zones, avoid_counters=False)
+            placed = self._place_feed(shown, self._feed_told, avoid_counters=False)
+        self._feed_told = self._feed_told[len(self._feed_told) - placed:] if placed else self._feed_told
         if fitted and not placed:
             # every place over the board covers a counter row or a zone these lines tell of (a battle
             # over the whole board): the zones' own notes and the status line tell it, the feed keeps
@@ -606,7 +612,8 @@ class TableScreen(Screen):
         for widget in self.ids.board.walk(restrict=True):
             if isinstance(widget, Layout):
                 widget.do_layout()
-        if not self._place_feed(list(feed.lines), getattr(self, "_feed_zones", [])):
+        told = self._feed_told if len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
+        if not self._place_feed(list(feed.lines), told):
             feed.hide()
 
     @staticmethod
@@ -617,21 +624,23 @@ class TableScreen(Screen):
     def feed_left(board_x: float, board_width: float, width: float, place: str) -> float:
         return feed_x(place, board_x, board_width, width)
 
-    def _place_feed(self, lines: list[str], zones: list[str], avoid_counters: bool = True) -> int:
-        """Place the feed over the board where it covers no counter row and none of ``zones``: of
-        fifteen places (middle, upper, lower, top or bottom; centre, left or right) the first
-        free one for all of ``lines``, else for the last two, else the last one.  Returns how
-        many of the last ``lines`` it has room for there (0: none anywhere)."""
+    def _place_feed(self, lines: list[str], told: list[list[str]], avoid_counters: bool = True) -> int:
+        """Place the feed over the board where it covers no counter row and none of the zones its
+        lines tell of (``told``, each line's zones): of fifteen places (middle, upper, lower, top or
+        bottom; centre, left or right) the first free one for all of ``lines``, else for the last
+        two, else the last one.  Returns how many of the last ``lines`` it has room for there (0:
+        none anywhere)."""
         feed, board = self.ids.feed, self.ids.board
         room = feed.width - 16 * self.fs()
         # line by line, the same height as the lines together: each line stays for the next two
         # moves, so only the new one is laid out (the three together were new every move)
         heights = [measure("• " + line, feed.font_size, feed.bold, room)[1] for line in lines]
         # each zone's and counter row's place in the window, once: not once for each place tried
-        rects = [_window_rect(box) for box in self.told_of(zones)] + (self.counter_rows() if avoid_counters else [])
+        counters = self.counter_rows() if avoid_counters else []
+        zones = [[_window_rect(box) for box in self.told_of(z)] for z in told]
         board_x, board_y = board.to_window(board.x, board.y)
 
-        def free(place: str, height: float) -> bool:
+        def free(place: str, height: float, rects) -> bool:
             vertical, horizontal = place.split()
             x0 = feed_x(horizontal, board_x, board.width - self.drawer_width, feed.width)
             y0 = feed_y(vertical, board_y + self.tray_height, board.height - self.tray_height, height)
@@ -641,7 +650,8 @@ class TableScreen(Screen):
         places = [f"{v} {h}" for v in FEED_ROWS for h in ("centre", "left", "right")]
         for count in range(len(lines), 0, -1):
             height = sum(heights[-count:]) + 12 * self.fs()
-            place = next((p for p in places if free(p, height)), None)
+            rects = counters + [r for line_zones in zones[len(zones) - count:] for r in line_zones]
+            place = next((p for p in places if free(p, height, rects)), None)
             if place is not None:
                 self.feed_place = place
                 return count
