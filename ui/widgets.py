@@ -390,6 +390,10 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     reason = ListProperty()
     #: the zone shows no chips (its cards are told in words, e.g. a land)
     chips = BooleanProperty(True)
+    #: its words are a count and all it shows (Territory's ready pad, "Ready pile: 6 creatures"):
+    #: a note would hide that number, so it gets none (the count changing, the feed and the status
+    #: line tell what happened there)
+    counts = BooleanProperty(False)
 
     #: a card is being placed (simulated table): the whole zone is its pad, counters in it included
     takes_cards = BooleanProperty(False)
@@ -445,6 +449,8 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     def flash(self, choices: list[str], seconds: float = 4.0) -> None:
         """Lay ``choices`` (longest first) over the zone until ``seconds`` after the last move, or
         until the zone's words or counters change, or the next move lays its notes."""
+        if self.counts:
+            return
         self.note = list(choices)
         self._note_over = self._numbers()
         _NOTES.keep(self, seconds)

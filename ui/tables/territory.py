@@ -40,7 +40,7 @@ class TerritoryTable(TableScreen):
         board.add_widget(self._strip(1))
 
     def _strip(self, seat: int):
-        ready = self.zone(f"{seat}.ready", chips=False)
+        ready = self.zone(f"{seat}.ready", chips=False, counts=True)
         return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * self.bs()),
                         self.counter(f"lands.{seat}", ("Won",), seat=seat, size_hint_x=None, width=130 * self.bs()),
                         ready, self.resting[seat], size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
