@@ -653,7 +653,8 @@ class Session:
             db.execute("INSERT OR REPLACE INTO redo(game_id, seq, action) VALUES (?, ?, ?)",
                        (self.id, len(self._redo) + 1, dumps(action)))
             self._mark(db, self._states[-2], self.rules.is_over(self._states[-2]))
-            undone = {"type": "undone", "text": f"Undone: {describe_action(action)}", "action": action}
+            undone = {"type": "undone", "text": f"Undone: {public_line(self.rules, self._states[-2], action)}",
+                      "action": action}
             self._tell(db, "undo", self._states[-2], [undone])
         self._actions.pop()
         self._states.pop()
@@ -796,13 +797,16 @@ class Session:
         return [redact_event(e, None) for e in events]
 
 
-def describe_action(action: dict) -> str:
-    """The action in a few words, for "Undone: …"; a card tapped on the companion's hand pad
-    (solo play) stays unnamed, for the shared screen shows this."""
-    parts = [str(action.get("type", "?"))]
-    parts += [f"{k}={v}" for k, v in action.items()
-              if k != "type" and not (k == "card" and action.get("type") == "solo_hand")]
-    return " ".join(parts)
+def public_line(rules, before: State, action: dict) -> str:
+    """What the shared screen says about ``action`` played on ``before``: its events' sentences as
+    the table may see them ("North buffs lane 1 (face down)", never the card), for "Undone: …"
+    on the screen, in a long press's answer and in the club's messages."""
+    try:
+        _, events = rules.apply(before, action)
+    except Exception:                      # an engine that refuses it again: say no more than this
+        return "the last action"
+    texts = [redact_event(e, None).get("text", "") for e in events]
+    return " · ".join(t for t in texts if t) or str(action.get("type", "?")).replace("_", " ")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,11 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from ui import theme
 from ui.widgets import BigButton
 
+#: what times the second-tap window: Kivy's clock (``schedule_once(callback, seconds)`` → an event
+#: with ``cancel()``).  A test puts a clock it moves itself here, so that whether the second tap came
+#: in time never depends on how fast the machine drew the frames between the two taps.
+clock = Clock
+
 
 class ConfirmButton(BigButton):
     """``on_confirm`` fires on the second tap; ``confirm_text`` is what the armed button says."""
@@ -30,7 +35,7 @@ class ConfirmButton(BigButton):
             self.armed = True
             self.text = self.confirm_text or f"Tap again: {self.text}"
             self.tone, self.color = theme.WARNING, theme.TEXT
-            self._disarm_event = Clock.schedule_once(lambda _dt: self.disarm(), self.seconds)
+            self._disarm_event = clock.schedule_once(lambda _dt: self.disarm(), self.seconds)
             return
         self.disarm()
         self.dispatch("on_confirm")
@@ -65,7 +70,7 @@ def second_tap(button, seconds: float = 4.0) -> bool:
     button.armed = True
     if hasattr(button, "tone"):
         button.tone = theme.WARNING
-    button._confirm_event = Clock.schedule_once(lambda _dt: _restore(button), seconds)
+    button._confirm_event = clock.schedule_once(lambda _dt: _restore(button), seconds)
     return False
 
 

@@ -290,10 +290,10 @@ class AppController(EventDispatcher):
     def _undo_on_road(session: Session | None) -> str | None:
         if session is None or not session.can_undo():
             return None
-        lines = public_history(session)
-        undo_to_a_person(session)                    # in a solo game, back past the companion's choices
-        n = len(session.actions)
-        return f"Undone: {lines[n][1] if n < len(lines) else 'the last action'}"
+        # in a solo game, back past the companion's choices; the last undone event names the person's
+        # action in the shared screen's words (companion.session.public_line)
+        events = undo_to_a_person(session)
+        return events[-1].get("text", "Undone") if events else "Undone"
 
     @staticmethod
     def _redo_on_road(session: Session | None) -> str | None:

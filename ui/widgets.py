@@ -377,6 +377,8 @@ class ZoneBox(ButtonBehavior, FloatLayout):
 
     zone_id = StringProperty("")
     seat = ObjectProperty(None, allownone=True)
+    #: what the zone said (words, counters) when its note was laid (:meth:`_check_note`)
+    _note_over: tuple = ()
     title = ListProperty()
     info = ListProperty()
     #: how many lines of ``info`` at most (more when the zone is tall)
@@ -388,6 +390,10 @@ class ZoneBox(ButtonBehavior, FloatLayout):
     reason = ListProperty()
     #: the zone shows no chips (its cards are told in words, e.g. a land)
     chips = BooleanProperty(True)
+    #: its words are a count and all it shows (Territory's ready pad, "Ready pile: 6 creatures"):
+    #: a note would hide that number, so it gets none (the count changing, the feed and the status
+    #: line tell what happened there)
+    counts = BooleanProperty(False)
 
     #: a card is being placed (simulated table): the whole zone is its pad, counters in it included
     takes_cards = BooleanProperty(False)
@@ -408,12 +414,17 @@ class ZoneBox(ButtonBehavior, FloatLayout):
 
     def on_kv_post(self, *_args):
         self._fit_title()
+        self.ids.counters.bind(children=self._watch_counters)
 
     def on_title(self, *_args):
         self._fit_title()
 
     def on_info(self, *_args):
         self._fit_title()
+        self._check_note()
+
+    def on_reason(self, *_args):
+        self._check_note()
 
     def _fit_title(self) -> None:
         title_label = self.ids.get("title_label")
@@ -436,13 +447,36 @@ class ZoneBox(ButtonBehavior, FloatLayout):
         return super().on_touch_down(touch)
 
     def flash(self, choices: list[str], seconds: float = 4.0) -> None:
-        """Lay ``choices`` (longest first) over the zone until ``seconds`` after the last move."""
+        """Lay ``choices`` (longest first) over the zone until ``seconds`` after the last move, or
+        until the zone's words or counters change, or the next move lays its notes."""
+        if self.counts:
+            return
         self.note = list(choices)
+        self._note_over = self._numbers()
         _NOTES.keep(self, seconds)
 
     def clear_note(self) -> None:
         self.note = []
         _NOTES.boxes.discard(self)
+
+    def _numbers(self) -> tuple:
+        """What the zone says in words, counters and a battle's result ("Ready pile: 6 creatures", a
+        region's HP, "North wins 5 to 3")."""
+        counters = self.ids.get("counters")
+        values = tuple(getattr(c, "value", None) for c in counters.children) if counters is not None else ()
+        return tuple(self.info), tuple(self.reason), values
+
+    def _check_note(self, *_args) -> None:
+        # A note tells of a moment: once the zone's words or counters say something else, it is old,
+        # and an old note over a new count contradicts it ("adds a creature: 6 creatures" over
+        # "Ready pile: 0 creatures").  Notes never lie over a counter (widgets.kv), only over words.
+        if self.note and self._numbers() != self._note_over:
+            self.clear_note()
+
+    def _watch_counters(self, _layout, children) -> None:
+        for counter in children:
+            counter.unbind(value=self._check_note)
+            counter.bind(value=self._check_note)
 
 
 class _Notes:
@@ -457,12 +491,25 @@ class _Notes:
     def __init__(self):
         self.boxes: set = set()
         self._event = None
+        self._next_move = False
+        #: what times them (Kivy's clock; a test may put one it moves itself here)
+        self.clock = Clock
+
+    def next_move(self) -> None:
+        """The notes laid from now on tell of a new move: the first of them takes the place of the
+        notes left by earlier moves (a quick player saw a board of old notes, each one move older,
+        under one timer that every move put off; the feed keeps the last few moves)."""
+        self._next_move = True
 
     def keep(self, box, seconds: float) -> None:
+        if self._next_move:
+            self._next_move = False
+            for old in list(self.boxes - {box}):
+                old.clear_note()
         self.boxes.add(box)
         if self._event is not None:
             self._event.cancel()
-        self._event = Clock.schedule_once(self._clear, seconds)
+        self._event = self.clock.schedule_once(self._clear, seconds)
 
     def _clear(self, _dt=None) -> None:
         self._event = None
@@ -473,6 +520,11 @@ class _Notes:
 
 
 _NOTES = _Notes()
+
+
+def notes_of_a_new_move() -> None:
+    """The zones' notes laid from now on tell of a new move (:meth:`_Notes.next_move`)."""
+    _NOTES.next_move()
 
 
 class Feed(Label):

@@ -41,23 +41,13 @@ def public_change(session, kind: str, state, events: list) -> dict:
     for event in events:
         event = redact_event(event, None)
         if event.get("type") == "undone":
-            # As the table's screen says it (ui.controller.undo): the undone action's own events, redacted —
-            # the session's "Undone: play … card=…" would name a card that may have lain face down.
-            event = {"type": "undone", "text": f"Undone: {_public_line(session.rules, state, event.get('action'))}"}
+            # its words are the shared screen's (companion.session.public_line); the undone action
+            # itself would name a card that may have lain face down
+            event = {"type": "undone", "text": event.get("text", "Undone")}
         shown.append(event)
     view = session.rules.view(state, None)
     return {"name": session.rules.name, "title": session.rules.title, "view": view, "events": shown,
             "labels": _labels(session.rules.name, view)}
-
-
-def _public_line(rules, before, action) -> str:
-    """What the shared screen says about ``action`` played on ``before``."""
-    try:
-        _, events = rules.apply(before, action)
-    except Exception:                      # an engine that refuses it again: say no more than this
-        return "the last action"
-    texts = [redact_event(e, None).get("text", "") for e in events]
-    return " · ".join(t for t in texts if t) or str(action.get("type", "?")).replace("_", " ")
 
 
 _catalogues: dict = {}

@@ -58,3 +58,55 @@ def home(app):
     app.root.current = "home"
     harness.frames(2)
     return app
+
+
+class ManualClock:
+    """A clock a test moves itself, with the part of Kivy's clock that ``ui.confirm`` uses:
+    ``schedule_once(callback, seconds)`` gives an event with ``cancel()``; :meth:`advance` runs
+    what has come due.  Nothing it times depends on how fast the machine draws."""
+
+    class Event:
+        def __init__(self, at: float, callback):
+            self.at, self.callback, self.cancelled = at, callback, False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+    def __init__(self):
+        self.now = 0.0
+        self.events: list = []
+
+    def schedule_once(self, callback, seconds: float = 0):
+        event = self.Event(self.now + seconds, callback)
+        self.events.append(event)
+        return event
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for event in sorted(self.events, key=lambda e: e.at):
+            if event.at <= self.now and not event.cancelled:
+                event.cancelled = True
+                event.callback(seconds)
+        self.events = [e for e in self.events if not e.cancelled]
+        from ui import harness
+        harness.frames(1)
+
+
+@pytest.fixture
+def confirm_clock(monkeypatch):
+    """The second-tap window (``ui.confirm``) on a clock the test moves: a second tap comes in time
+    however slowly the frames between the taps were drawn, and the window closes when told."""
+    import ui.confirm
+    clock = ManualClock()
+    monkeypatch.setattr(ui.confirm, "clock", clock)
+    return clock
+
+
+@pytest.fixture
+def notes_clock(monkeypatch):
+    """The zones' notes (``ui.widgets._NOTES``) on a clock the test moves: a note goes only when
+    the game makes it go, or when the test moves the clock past its four seconds."""
+    from ui.widgets import _NOTES
+    clock = ManualClock()
+    monkeypatch.setattr(_NOTES, "clock", clock)
+    return clock

@@ -136,5 +136,30 @@ def size_problems(root, fscale: float = 1.0) -> list[str]:
     return out
 
 
+def overlay_problems(screen) -> list[str]:
+    """What lies over the table hides no counter: no zone's note over a counter (a region's HP, the
+    land deck's), and the feed over no row that holds counters (a seat's strip, Vita Luna's hearts
+    and tracks) — the numbers a player reads stay in sight whatever was just said."""
+    from ui.widgets import CounterBox, ZoneBox
+    board = screen.ids.board
+    counters = [w for w in _widgets(board) if isinstance(w, CounterBox) and visible(w)]
+    rows = {id(c.parent): c.parent for c in counters}
+    out = []
+    for box in _widgets(board):
+        if isinstance(box, ZoneBox) and box.note and visible(box.ids.note_label):
+            note = _rect(box.ids.note_label)
+            for counter in counters:
+                if _overlap(note, _rect(counter)):
+                    out.append(f"the note {box.ids.note_label.text!r} on {box.zone_id or 'a zone'} lies over "
+                               f"the counter {counter.title!r} ({counter.value})")
+    feed = screen.ids.feed
+    if feed.shown and feed.lines and visible(feed):
+        for row in rows.values():
+            if _overlap(_rect(feed), _rect(row)):
+                hidden = [f"{c.title} {c.value}" for c in counters if c.parent is row and _overlap(_rect(feed), _rect(c))]
+                out.append(f"the feed ({screen.feed_place}) lies over a counter row: {hidden or _name(row)}")
+    return out
+
+
 def all_problems(root, fscale: float = 1.0) -> list[str]:
     return text_problems(root) + overlap_problems(root) + size_problems(root, fscale)

@@ -18,7 +18,11 @@ compared with the engine:
 * the feed tells what the log tells: after an undo no undone action is in it;
   each of its lines is one line on the screen, the beginning of a logged
   sentence, never a wrapped tail; and it does not lie over the zones it tells of;
-* after the game's end no button on the board stands where another one was.
+* after the game's end no button on the board stands where another one was;
+* what lies over the table hides no counter (no note over a counter, the feed over no counter
+  row), and a zone's note stays only while the zone says what it said when the note was laid:
+  an old note never stands over a count that has changed since ("North adds a creature: 6
+  creatures" over "Ready pile: 0 creatures").
 
 Scripted: a card put down during Lifeforce's call or check, while the battle's
 result covers the table, is answered on the result view.
@@ -31,7 +35,7 @@ from ui.tables.generic import shorter
 from ui.widgets import CounterBox, measure
 
 from .driver import put, result_open, table_screen
-from .layout_checks import visible
+from .layout_checks import overlay_problems, visible
 
 #: game, seed, actions played at random (then a forfeit where the game has one)
 GAMES = [("sams", 4, 50), ("lifeforce", 3, 45), ("vitaluna", 2, 45), ("territory", 2, 45), ("arcmage", 4, 35)]
@@ -148,6 +152,36 @@ def check_feed(app, zones: list[str], said: set[str], logged: set[str], where: s
             f"{screen.feed_place} {(fx, fy, feed.width, feed.height)} {(bx, by, box.width, box.height)} {feed.lines}"
 
 
+class Notes:
+    """The zones' notes as a player sees them come and go: a note still shown must stand over the
+    words and counters its zone showed when it appeared."""
+
+    def __init__(self):
+        self.laid: dict[int, tuple] = {}
+
+    @staticmethod
+    def says(box) -> tuple:
+        counters = tuple(shown_number(c) for c in box.ids.counters.children if isinstance(c, CounterBox))
+        return box.ids.info.text, counters
+
+    def check(self, screen, where: str) -> None:
+        from ui.widgets import ZoneBox
+        for box in screen.ids.board.walk(restrict=True):
+            if not isinstance(box, ZoneBox):
+                continue
+            note = box.ids.note_label.text if box.note and visible(box.ids.note_label) else ""
+            if not note:
+                self.laid.pop(id(box), None)
+                continue
+            first = self.laid.setdefault(id(box), (note, self.says(box)))
+            if first[0] != note:
+                self.laid[id(box)] = (note, self.says(box))
+                continue
+            assert self.says(box) == first[1], \
+                f"{where}: {box.zone_id or 'a land'}'s note {note!r} still stands over {self.says(box)}, " \
+                f"laid over {first[1]}"
+
+
 def board_buttons(screen) -> list[tuple[str, tuple]]:
     from kivy.uix.behaviors import ButtonBehavior
     out = []
@@ -172,6 +206,7 @@ def test_the_counters_and_the_feed_agree_with_the_engine(home, game, seed, budge
     from ui.controller import public_history
     last: list = []
     said: set[str] = set()
+    notes = Notes()
 
     def heard(_session, events):
         last[:] = events
@@ -191,6 +226,8 @@ def test_the_counters_and_the_feed_agree_with_the_engine(home, game, seed, budge
         logged = {t for _a, t in public_history(session)} if after_undo else set()
         said.update(logged)
         check_feed(app, zones, said, logged, where, after_undo)
+        notes.check(screen, where)
+        assert not overlay_problems(screen), f"{where}: {overlay_problems(screen)}"
 
     look("start")
     for step in range(budget):
@@ -237,3 +274,28 @@ def test_a_card_put_down_during_lifeforces_call_or_check_is_answered_on_the_resu
     assert len(session.actions) == before
     assert view.ids.banner.shown and "must call or check" in view.ids.banner.text, view.ids.banner.text
     view.dismiss()
+
+
+def test_territorys_ready_pad_never_hides_or_contradicts_its_count(home):
+    """Issue 25: Territory's ready pad said "North adds a creature: 6 creatures" over "Ready pile:
+    0 creatures" once the creatures were deployed (its note waited for a timer every move put off).
+    The pad's words are its count and all it shows: it takes no note, and after every action of the
+    registering and the deploying it reads the engine's number."""
+    app = home
+    app.controller.start_game("territory", {"players": ["North", "South"]}, seed=5)
+    session = app.controller.session
+    screen = table_screen(app)
+    rng = Rng(5)
+    for step in range(20):
+        action = session.rules.random_action(session.state, rng)
+        session.act(action)
+        harness.frames(1)
+        state = session.state
+        for seat in (0, 1):
+            ready = screen.zone_boxes[f"{seat}.ready"]
+            pile = state["decks"][seat] if state["phase"] == "register" else state["ready"][seat]
+            assert not ready.note and not visible(ready.ids.note_label), \
+                f"step {step}: {ready.ids.note_label.text!r} over {ready.ids.info.text!r}"
+            shown = [t for t in harness.texts(ready) if any(ch.isdigit() for ch in t)]
+            assert shown and str(len(pile)) in shown[0], f"step {step}: {shown}, the engine has {len(pile)}"
+    assert state["phase"] != "register", "the creatures were never deployed"

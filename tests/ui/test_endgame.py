@@ -167,7 +167,7 @@ def test_abandon_takes_two_taps_and_an_abandoned_game_can_be_restored(home):
     assert [(faces[0], hidden) for faces, hidden in table_screen(app).zone_boxes["0.lane1"].cards] == [("7♥", False)]
 
 
-def test_forfeit_takes_a_second_tap(home):
+def test_forfeit_takes_a_second_tap(home, confirm_clock):
     app = home
     session = start(app, "lifeforce")
     screen = table_screen(app)
@@ -187,7 +187,7 @@ def test_forfeit_takes_a_second_tap(home):
     table_screen(app).result_view.dismiss()
 
 
-def test_an_action_button_made_over_for_another_action_forgets_a_first_tap(home):
+def test_an_action_button_made_over_for_another_action_forgets_a_first_tap(home, confirm_clock):
     """The table restyles its action buttons when the actions change instead of making new ones
     (speed); a first tap on the old action must not confirm the new one with a single tap."""
     from ui.confirm import second_tap
@@ -207,7 +207,7 @@ def test_an_action_button_made_over_for_another_action_forgets_a_first_tap(home)
     assert [b.text for b in now] == ["Redraw: South"]
     assert now[0] in buttons, "the button was made again, not restyled"
     assert not now[0].armed and not any(c.startswith("Tap again") for c in now[0].choices)
-    harness.frames(150)                                   # past the old first tap's few seconds
+    confirm_clock.advance(5.0)                            # past the old first tap's few seconds
     assert now[0].text == "Redraw: South"
 
 

@@ -4,8 +4,8 @@ Each game is played through the screen (cards on the simulated table's pads,
 touches on buttons) from a fixed seed; after every step the table screen is
 checked at 800×480 — every label's text whole inside its box, no two widgets
 of a layout overlapping, text ≥ 18 px, counters ≥ 40 px, touch targets ≥ 48
-px — and every few steps at 1280×800 too.  The confirm button must keep its
-place all game long.
+px — and every few steps at 1280×800 too; no zone's note and not the feed lies over a
+counter (issue 25).  The confirm button must keep its place all game long.
 """
 import pytest
 from kivy.core.window import Window
@@ -14,7 +14,7 @@ from companion.engine import Rng
 from ui import harness
 
 from .driver import do, place, result_open, table_screen
-from .layout_checks import all_problems, overlap_problems, text_problems
+from .layout_checks import all_problems, overlap_problems, overlay_problems, text_problems
 from .test_tables import start
 
 GAMES = [("sams", 3, 40), ("lifeforce", 3, 30), ("vitaluna", 5, 40), ("territory", 2, 90), ("arcmage", 4, 60)]
@@ -29,6 +29,7 @@ def resize(size):
 def problems_now(app, size):
     screen = table_screen(app)
     found = all_problems(screen, app.fscale) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    found += overlay_problems(screen)
     return [f"{size[0]}x{size[1]}: {p}" for p in found]
 
 
@@ -269,5 +270,36 @@ def test_card_faces_are_drawn_to_be_read_at_a_metre_where_the_zone_has_room(home
             assert seven[0].font_size == font and ten[0].font_size == font, (size, seven[0].font_size)
             assert tuple(seven[0].color) == tuple(theme.CARD_RED)
             assert not text_problems(screen) and not overlap_problems(screen)
+    finally:
+        resize((800, 480))
+
+
+def test_a_note_on_a_zone_with_counters_leaves_them_in_sight_at_both_sizes(home, notes_clock):
+    """Issue 25: Arcmage's "Goblin Sapper (1), unblocked, hits …" lay over the region's name and HP
+    at 800×480.  A zone's note lies over its words, under its counters: the HP a player reads is in
+    sight beside what just hit it, at both sizes."""
+    from .test_decisive import begin
+    app = home
+    begin(app, "arcmage", 14)
+    session = app.controller.session
+    screen = table_screen(app)
+    rng = Rng(14)
+    hits = []
+    session.subscribe(lambda _s, events: hits.extend(e for e in events if e.get("type") == "region_damage"))
+    for _ in range(800):
+        if hits or session.rules.is_over(session.state):
+            break
+        session.act(session.rules.random_action(session.state, rng))
+    assert hits, "no region was hit"
+    if result_open(app):
+        screen.result_view.dismiss()
+    seat = hits[-1]["seat"]
+    box, hp = screen.zone_boxes[f"{seat}.region"], screen.counter_boxes[f"{seat}.hp"]
+    try:
+        for size in ((800, 480), (1280, 800)):
+            resize(size)
+            assert box.note and box.ids.note_label.text in box.note, size
+            assert not overlay_problems(screen), (size, overlay_problems(screen))
+            assert str(hp.value) in harness.texts(box)
     finally:
         resize((800, 480))

@@ -259,7 +259,7 @@ def test_touch_a_card_then_a_zone_and_drag_with_finger_and_mouse(home):
     panel.dismiss()
 
 
-def test_clear_table_needs_a_second_tap(home):
+def test_clear_table_needs_a_second_tap(home, confirm_clock):
     app = home
     session = start(app, "sams")
     screen = table_screen(app)

@@ -3,6 +3,9 @@
 * a won lane is framed in its winner's own colour (never North's blue on South's side);
 * Redraw throws a hand away only on a second tap;
 * leaving a game in progress (Menu, then another game) says so and offers to keep or abandon it.
+
+The second-tap windows run on a clock the tests move (``confirm_clock``): whether a second tap
+came within four seconds never depends on how fast the machine drew the frames between the taps.
 """
 from kivy.core.window import Window
 from kivy.graphics import Color, Line
@@ -50,7 +53,7 @@ def test_a_won_lane_is_framed_in_its_winners_own_colour(home):
     assert seen == {0, 1}, f"lanes won only by seat(s) {seen}"
 
 
-def test_redraw_throws_a_hand_away_only_on_a_second_tap(home):
+def test_redraw_throws_a_hand_away_only_on_a_second_tap(home, confirm_clock):
     app = home
     session = start(app, "sams")
     screen = table_screen(app)
@@ -58,11 +61,15 @@ def test_redraw_throws_a_hand_away_only_on_a_second_tap(home):
     harness.tap(redraw)
     assert session.actions == [], "one tap threw the hand away"
     assert redraw.text.startswith("Tap again")
+    confirm_clock.advance(4.0)                       # left alone, it goes back as it was
+    assert redraw.text == "Redraw: North" and not redraw.armed
+    harness.tap(redraw)
+    assert session.actions == [], "a tap after the window closed threw the hand away"
     harness.tap(redraw)
     assert session.actions == [{"type": "redraw", "seat": 0}]
 
 
-def test_leaving_a_game_in_progress_says_so_and_offers_to_keep_or_abandon_it(home):
+def test_leaving_a_game_in_progress_says_so_and_offers_to_keep_or_abandon_it(home, confirm_clock):
     from ui.screens.home import LeaveGame
     app = home
     session = start(app, "sams")
@@ -93,6 +100,10 @@ def test_leaving_a_game_in_progress_says_so_and_offers_to_keep_or_abandon_it(hom
     harness.tap(harness.button("Vita Luna"))
     harness.tap(harness.button("Abandon it"))
     assert app.root.current == "home" and app.controller.session.id == lifeforce, "one tap abandoned the game"
+    confirm_clock.advance(4.0)                       # the second-tap window closes: the button as it was
+    harness.tap(harness.button("Abandon it"))
+    assert app.root.current == "home" and app.controller.session.id == lifeforce, "one tap abandoned the game"
+    confirm_clock.advance(3.9)                       # a second tap within the window abandons it
     harness.tap(harness.button("Tap again to abandon it"))
     assert app.root.current == "setup" and app.controller.session is None
     assert any(g.id == lifeforce for g in app.controller.store.games("abandoned"))
@@ -181,3 +192,39 @@ def test_the_card_search_opens_the_on_screen_keyboard_and_its_keys_find_the_card
         harness.frames(3)
         panel.ids.query.text = ""
         panel.dismiss()
+
+
+def test_a_long_press_undo_says_what_it_took_back(home):
+    """Issue 25: a confirm button held down undoes the last thing a person did (hardware.buttons, on
+    gpiozero's mock pins, through the app's input road as at the table).  The screen says what it
+    took back, in the log's words, as its own Undo does; the feed and the status line no longer
+    tell it, and its note is gone from the lane."""
+    import time
+    from gpiozero.pins.mock import MockFactory
+    from hardware.buttons import ButtonPanel
+    from hardware.pins import ButtonSpec
+    from .driver import place
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    place(app, "0.lane3", "sams.7h")
+    place(app, "1.lane1", "sams.6s")
+    assert len(session.actions) == 2 and screen.zone_boxes["1.lane1"].note
+    factory = MockFactory()
+    with ButtonPanel([ButtonSpec("south-confirm", 1, 27)], pin_factory=factory, bounce_time=0.02,
+                     hold_time=0.05) as panel:
+        panel.attach(app.controller.road)
+        pin = factory.pin(27)
+        pin.drive_low()                                  # held until the undo is applied
+        deadline = time.monotonic() + 30
+        while len(session.actions) == 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        pin.drive_high()
+    assert len(session.actions) == 1, "the long press undid nothing"
+    harness.frames(2)
+    said = "Undone: South opens lane 1 with 6♠"
+    assert screen.ids.banner.shown and screen.ids.banner.text == said
+    assert said in harness.texts()
+    assert screen.last_event == "North opens lane 3 with 7♥"
+    assert not any("South opens lane 1" in line for line in screen.ids.feed.lines), screen.ids.feed.lines
+    assert screen.zone_boxes["1.lane1"].note == [] and screen.zone_boxes["1.lane1"].cards == []

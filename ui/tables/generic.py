@@ -26,13 +26,14 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import Zone
 from ui import theme
 from ui.confirm import forget, second_tap
 from ui.kv import load_kv
-from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures, measure
+from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures, measure, notes_of_a_new_move
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
@@ -89,6 +90,8 @@ class TableScreen(Screen):
     session = None
     #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
     _sim_panel = None
+    #: the zones each line of the feed tells of, line by line (:meth:`say`)
+    _feed_told: list = []
     #: the on-screen keyboard for the panel's search (:meth:`search_keyboard`), made when first needed
     _keyboard = None
 
@@ -167,6 +170,7 @@ class TableScreen(Screen):
             counter.value, counter.title, counter.owner = 0, "", ""
         self.ids.feed.hide()
         self.ids.feed.lines = []
+        self._feed_told = []
         self.feed_place = "middle centre"
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
@@ -515,46 +519,101 @@ class TableScreen(Screen):
         return lambda text: self.after_undo(text) if self.session is session else None
 
     def after_undo(self, text: str) -> None:
-        """The table went back (or forth): the notes and marks of what was undone go, and the
-        status line tells the last action that still stands."""
-        from ui.controller import public_history
+        """The screen's Undo or Redo was applied: ``text`` says what went back or forth, or why
+        nothing did (the disk is full).  An undo has said it already: the session's ``undone``
+        event (:meth:`went_back`), as for a long press on a confirm button."""
         self.show_deferred_change()
-        if not text.startswith(("Undone", "Redone")):     # refused (the disk is full): nothing went back
+        if text.startswith("Undone"):
+            return
+        if not text.startswith("Redone"):                 # refused (the disk is full): nothing went back
             self.ids.banner.show(text)
             return
-        for box in self.zone_boxes.values():
-            box.clear_note()
-            box.outcome, box.reason = "", []
+        self.went_back(text)
+
+    def went_back(self, text: str) -> None:
+        """The table went back (or forth), by a touch or a long press on a confirm button: ``text``
+        ("Undone: North opens lane 1 with 7♥") is said in the banner, the notes and marks of what
+        was undone go, the feed tells what the log tells now and the status line its last action."""
+        from ui.controller import public_history
+        for box in self.ids.board.walk(restrict=True):
+            if isinstance(box, ZoneBox):
+                box.clear_note()
+                box.outcome, box.reason = "", []
+        self.refresh()
         self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
         lines = public_history(self.session) if self.session is not None else []
         # the feed tells what the log tells now: what was undone is gone from it too
         self.say([line for _action, line in lines[-self.ids.feed.MAX_LINES:]], zones=[], fresh=True)
         self.set_status(lines[-1][1] if lines else "")
-        self.refresh()
 
-    def say(self, texts: list[str], zones: list[str], fresh: bool = False) -> None:
+    def say(self, texts: list[str], zones: list[str], fresh: bool = False, whole: bool = False,
+            seconds: float = 5.0) -> None:
         """Add ``texts`` to the feed, each as its own bulleted entry: the longest beginning of the
-        sentence that fits one line, else the whole sentence (wrapped under its bullet, so that no
-        wrapped tail reads as a line of its own, "21. South counters now"), over the part of the
-        board away from ``zones``, the zones they tell of."""
+        sentence that fits one line (``whole``: the whole sentence), else the whole sentence (wrapped
+        under its bullet, so that no wrapped tail reads as a line of its own, "21. South counters
+        now"), over the part of the board away from ``zones``, the zones they tell of, and from
+        every counter row (:meth:`_place_feed`)."""
         feed = self.ids.feed
         room = feed.width - 16 * self.fs()
         # only the last few can be shown: the card that ends a round in Sam's tells eleven things,
         # and fitting each of them was most of that card's way to the screen
-        fitted = [next((c for c in shorter(t) if t.startswith(c) and measure("• " + c, feed.font_size, feed.bold,
-                                                                              None)[0] <= room), t)
-                  for t in [t for t in texts if t][-feed.MAX_LINES:]]
+        texts = [t for t in texts if t][-feed.MAX_LINES:]
+        fitted = texts if whole else [
+            next((c for c in shorter(t) if t.startswith(c) and measure("• " + c, feed.font_size, feed.bold,
+                                                                         None)[0] <= room), t) for t in texts]
         if fresh:
             feed.lines = []
         shown = (list(feed.lines) + fitted)[-feed.MAX_LINES:]
-        if fitted and not self._place_feed(shown, zones):
-            # every place over the board covers a zone these lines tell of (a battle over the whole
-            # board): the zones' own notes and the status line tell it, the feed keeps the lines
+        # the zones each line shown tells of: an older line's zone stays in sight too
+        told = self._feed_told if not fresh and len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
+        self._feed_told = (told + [list(zones)] * len(fitted))[-len(shown):] if shown else []
+        placed = self._place_feed(shown, self._feed_told) if fitted else 0
+        if whole and fitted and placed < len(shown):
+            # asked for (the status line touched): said whole for its ten seconds, over a counter row
+            # if it must, never cut to its last line
+            placed = self._place_feed(shown, self._feed_told, avoid_counters=False)
+        self._feed_told = self._feed_told[len(self._feed_told) - placed:] if placed else self._feed_told
+        if fitted and not placed:
+            # every place over the board covers a counter row or a zone these lines tell of (a battle
+            # over the whole board): the zones' own notes and the status line tell it, the feed keeps
+            # the lines
             feed.lines = shown
             feed.hide()
         elif fitted:
-            feed.add(fitted)
+            feed.lines = []
+            feed.add(shown[-placed:], seconds=seconds)
         elif fresh:
+            feed.hide()
+
+    def show_what_now(self) -> None:
+        """The status line touched: what may be done now (:meth:`what_now`) in the feed, for ten
+        seconds, placed as the feed always is."""
+        self.say(self.what_now() or ([self.last_event] if self.last_event else []), zones=[], fresh=True,
+                 whole=True, seconds=10)
+
+    def on_kv_post(self, *_args) -> None:
+        # the board's new size is laid out by the next frame: the feed is placed anew then
+        self._feed_trigger = Clock.create_trigger(self._feed_resized, 0)
+
+    def feed_resized(self) -> None:
+        """The board changed its size (the window, the card drawer): the feed is placed anew once
+        the board is laid out."""
+        trigger = getattr(self, "_feed_trigger", None)
+        if trigger is not None:
+            trigger()
+
+    def _feed_resized(self, *_args) -> None:
+        feed = self.ids.feed
+        if not (feed.shown and feed.lines):
+            return
+        # the rows inside the board may not have followed its new size yet (each layout lays out
+        # its children on its own trigger): laid out now, parents first, so the feed is placed by
+        # where the counters are, not where they were
+        for widget in self.ids.board.walk(restrict=True):
+            if isinstance(widget, Layout):
+                widget.do_layout()
+        told = self._feed_told if len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
+        if not self._place_feed(list(feed.lines), told):
             feed.hide()
 
     @staticmethod
@@ -565,36 +624,59 @@ class TableScreen(Screen):
     def feed_left(board_x: float, board_width: float, width: float, place: str) -> float:
         return feed_x(place, board_x, board_width, width)
 
-    def _place_feed(self, lines: list[str], zones: list[str]) -> bool:
-        """Of nine places over the board (middle, top or bottom; centre, left or right) the first
-        that covers none of ``zones``; False when every one does."""
+    def _place_feed(self, lines: list[str], told: list[list[str]], avoid_counters: bool = True) -> int:
+        """Place the feed over the board where it covers no counter row and none of the zones its
+        lines tell of (``told``, each line's zones): of fifteen places (middle, upper, lower, top or
+        bottom; centre, left or right) the first free one for all of ``lines``, else for the last
+        two, else the last one.  Returns how many of the last ``lines`` it has room for there (0:
+        none anywhere)."""
         feed, board = self.ids.feed, self.ids.board
         room = feed.width - 16 * self.fs()
         # line by line, the same height as the lines together: each line stays for the next two
         # moves, so only the new one is laid out (the three together were new every move)
-        height = sum(measure("• " + line, feed.font_size, feed.bold, room)[1] for line in lines) + 12 * self.fs() \
-            if lines else 0
-        # each zone's place in the window, once: not once for each of the nine places tried
-        rects = [(*box.to_window(box.x, box.y), box.width, box.height)
-                 for box in (self.zone_boxes[z] for z in set(zones) if z in self.zone_boxes)]
+        heights = [measure("• " + line, feed.font_size, feed.bold, room)[1] for line in lines]
+        # each zone's and counter row's place in the window, once: not once for each place tried
+        counters = self.counter_rows() if avoid_counters else []
+        zones = [[_window_rect(box) for box in self.told_of(z)] for z in told]
         board_x, board_y = board.to_window(board.x, board.y)
 
-        def covered(place: str) -> float:
+        def free(place: str, height: float, rects) -> bool:
             vertical, horizontal = place.split()
             x0 = feed_x(horizontal, board_x, board.width - self.drawer_width, feed.width)
             y0 = feed_y(vertical, board_y + self.tray_height, board.height - self.tray_height, height)
-            area = 0.0
-            for bx, by, bw, bh in rects:
-                dx = min(x0 + feed.width, bx + bw) - max(x0, bx)
-                dy = min(y0 + height, by + bh) - max(y0, by)
-                area += max(dx, 0) * max(dy, 0)
-            return area
+            return not any(x0 < x1 - 1 and bx < x0 + feed.width - 1 and y0 < y1 - 1 and by < y0 + height - 1
+                           for bx, by, x1, y1 in rects)
 
-        places = [f"{v} {h}" for v in ("middle", "top", "bottom") for h in ("centre", "left", "right")]
-        free = next((place for place in places if not covered(place)), None)
-        if free is not None:
-            self.feed_place = free
-        return free is not None
+        places = [f"{v} {h}" for v in FEED_ROWS for h in ("centre", "left", "right")]
+        for count in range(len(lines), 0, -1):
+            height = sum(heights[-count:]) + 12 * self.fs()
+            rects = counters + [r for line_zones in zones[len(zones) - count:] for r in line_zones]
+            place = next((p for p in places if free(p, height, rects)), None)
+            if place is not None:
+                self.feed_place = place
+                return count
+        return 0
+
+    def told_of(self, zones: list[str]) -> list:
+        """The widgets that show ``zones``, which the feed telling of them leaves in sight (a game's
+        screen adds what else shows them: a Territory land between its two sides' piles)."""
+        return [self.zone_boxes[z] for z in dict.fromkeys(zones) if z in self.zone_boxes]
+
+    def counter_rows(self) -> list[tuple[float, float, float, float]]:
+        """The window rectangles of the rows that hold the board's counters (a seat's strip, Vita
+        Luna's hearts and tracks, a region's HP), which the feed leaves in sight."""
+        board = self.ids.board.__self__                 # the widget, not its weak proxy: compared by identity
+        rows = {}
+        for box in self.counter_boxes.values():
+            row = box.parent
+            if row is None or box.opacity == 0 or id(row) in rows:
+                continue
+            up = row
+            while up is not None and up is not board and up is not up.parent:
+                up = up.parent
+            if up is board:                              # not a view over the table (resting creatures)
+                rows[id(row)] = _window_rect(row)
+        return list(rows.values())
 
     def what_now(self) -> list[str]:
         """What may be done now and where, from the engine: its phase in words, the zones a card
@@ -798,11 +880,18 @@ class TableScreen(Screen):
     def show_change(self, public: list[dict], card_shown: bool = False) -> None:
         """A change of the game on the board: the view, each event on its zones, the feed and the
         status line, a decided battle's marks and the result view (in this frame when the deciding
-        card had its own, ``card_shown``; else in the next)."""
+        card had its own, ``card_shown``; else in the next).  An undo says what it took back."""
+        undone = [ev for ev in public if ev.get("type") == "undone"]
+        if undone:
+            self.went_back(undone[-1].get("text") or "Undone")
+            self.speak(public)
+            return
         self.refresh()
         decided = [ev for ev in public if ev.get("type") == "battle_result"]
         if public and not decided and any(ev.get("type") not in BANNER_EVENTS for ev in public):
             self.clear_outcomes()
+        if any(ev.get("type") not in BANNER_EVENTS for ev in public):
+            notes_of_a_new_move()                 # this move's notes take the place of the last move's
         said = []
         for ev in public:
             kind = ev.get("type")
@@ -910,14 +999,20 @@ class TableScreen(Screen):
         self.result_view.show(public_events)
 
 
+#: the feed's heights over the board, tried in this order: the fraction of the board's height free
+#: below it (the middle first, then nearer the edges, where the seats' counter rows usually are)
+FEED_ROWS = {"middle": 0.5, "upper": 0.75, "lower": 0.25, "top": 1.0, "bottom": 0.0}
+
+
 def feed_y(place: str, board_y: float, board_height: float, height: float) -> float:
-    """The bottom of a feed ``height`` high at ``place`` ("top …", "bottom …", "middle …") over a board."""
-    vertical = place.split()[0]
-    if vertical == "top":
-        return board_y + board_height - height - 4
-    if vertical == "bottom":
-        return board_y + 4
-    return board_y + board_height / 2 - height / 2
+    """The bottom of a feed ``height`` high at ``place`` ("top …", "upper …", "middle …", "lower …",
+    "bottom …") over a board."""
+    return board_y + 4 + FEED_ROWS[place.split()[0]] * (board_height - height - 8)
+
+
+def _window_rect(widget) -> tuple[float, float, float, float]:
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, x + widget.width, y + widget.height
 
 
 def feed_x(place: str, board_x: float, board_width: float, width: float) -> float:

@@ -139,6 +139,12 @@ class SamsTable(TableScreen):
             return [ev.get("text", ""), f"+ {face}" if face else "+ face down", "+"]
         return super().note_choices(ev)
 
+    def told_of(self, zones: list[str]) -> list:
+        # a lane's result is also written between the rows ("Lane 2: a tie"): the feed telling of
+        # that lane leaves it in sight
+        lanes = {int(z.rsplit("lane", 1)[1]) - 1 for z in zones if ".lane" in z and z.rsplit("lane", 1)[1].isdigit()}
+        return super().told_of(zones) + [self.lane_marks[n] for n in sorted(lanes) if 0 <= n < LANES]
+
     def show_outcome(self, ev: dict) -> None:
         # The lanes' results come from the view (they stay until the next round), which the
         # screen has just shown; keep the engine's sentence for each lane as its winner's reason.

@@ -40,7 +40,7 @@ class TerritoryTable(TableScreen):
         board.add_widget(self._strip(1))
 
     def _strip(self, seat: int):
-        ready = self.zone(f"{seat}.ready", chips=False)
+        ready = self.zone(f"{seat}.ready", chips=False, counts=True)
         return self.row(self.seat_tag(seat, size_hint_x=None, width=110 * self.bs()),
                         self.counter(f"lands.{seat}", ("Won",), seat=seat, size_hint_x=None, width=130 * self.bs()),
                         ready, self.resting[seat], size_hint_y=None, height=theme.COUNTER_HEIGHT * self.bs())
@@ -134,6 +134,11 @@ class TerritoryTable(TableScreen):
             if zone not in zones:
                 zones.append(zone)
         return zones
+
+    def told_of(self, zones: list[str]) -> list:
+        # a side's pile at a land is told as the land's ("Land 2 (Eagle Crag): North reveals Waddle")
+        lands = {int(z.rsplit("land", 1)[1]) - 1 for z in zones if ".land" in z and z.rsplit("land", 1)[1].isdigit()}
+        return super().told_of(zones) + [self.land_cards[n] for n in sorted(lands) if 0 <= n < LANDS]
 
     def _on_session_events(self, controller, events: list) -> None:
         super()._on_session_events(controller, events)
