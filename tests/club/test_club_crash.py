@@ -26,6 +26,7 @@ while True:
     if info is None and finish:
         break
     session = Session.resume(store, info.id) if info else Session.start(store, "sams", seed=rng.randrange(1 << 30))
+    print("game", flush=True)
     while not session.rules.is_over(session.state):
         roll = rng.random()
         if roll < 0.05 and session.can_undo():
@@ -52,6 +53,8 @@ def test_sigkill_of_the_table_at_any_moment_loses_and_doubles_nothing(broker, hu
         child = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), json.dumps(club), str(run), "play"],
                                  stdout=subprocess.PIPE, text=True)
         assert child.stdout.readline().strip() == "ready"
+        if run == 0:         # a game is under way before the first kill, however slow the machine (the later
+            assert child.stdout.readline().strip() == "game"      # kills land anywhere, startup included)
         time.sleep(rng.uniform(0.05, 0.6))
         assert listening_sockets(child.pid) == []               # a table opens no network listener
         child.send_signal(signal.SIGKILL)

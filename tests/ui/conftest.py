@@ -11,7 +11,12 @@ import tempfile
 
 import pytest
 
-import ui.app as uiapp
+# Kivy reads its home (config.ini, logs) when it is first imported, during collection: one of its
+# own per process, so two xdist workers never write one config.ini at once (on a fresh machine
+# Kivy creates it at first import, and a reader meeting it half written fails).
+os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+
+import ui.app as uiapp  # noqa: E402
 
 # The test modules import Kivy's window and clock when they are collected, before the app
 # fixture configures Kivy: the clock has to be chosen before that (the window's settings are
@@ -32,7 +37,6 @@ def app(tmp_path_factory):
     _require_display()
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
     from companion.app_config import AppConfig
     from hardware.outputs import open_outputs
     from hardware.sources import open_table_source
