@@ -28,6 +28,10 @@ def play_to_the_end(app, seed, keep_last=1):
         keep_last -= 1
     harness.frames(2)
     table_screen(app).result_view.dismiss()
+    banner = table_screen(app).ids.banner
+    assert banner.text.startswith("Undone: ")
+    harness.tap(banner)                       # "Undone: …" lies over the top lanes; a touch puts it away
+    assert not banner.shown
     for action in history[len(session.actions):]:
         do(app, action)
     return session
