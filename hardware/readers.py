@@ -38,7 +38,6 @@ CROSSTALK_CM = 10.0
 # within 5 ms of an unmodulated field (ISO/IEC 14443-3, 5.2.1 and its note).
 GUARD_S = 5.1e-3
 FIELD_MODES = ("switched", "on")
-CONFIRM_MISSES = 3        # the debouncer's misses_to_remove: a switched reader confirms a tag that long
 
 HARDWARE_CS = {0: (0, 1), 1: (0, 1, 2)}
 SPI_PINS = {0: {7, 8, 9, 10, 11}, 1: {16, 17, 18, 19, 20, 21}}     # BCM pins each bus claims
@@ -416,24 +415,12 @@ class PadReader:
             return self._try_recovery()
         try:
             self._ready()
-            uids = self.pcd.inventory(self._to_confirm(), self.max_tags)
+            uids = self.pcd.inventory(self.known.to_confirm(self.switched), self.max_tags, powered_up=self.switched)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
         self.known.update(uids, self.pcd.unresolved)
         return [u.hex().upper() for u in uids]
-
-    def _to_confirm(self) -> list[bytes]:
-        """Known tags to confirm first (WUPA, SELECT, three tries each).
-
-        With switched fields every tag starts the poll in IDLE, so a tag that
-        left is found again by REQA if it comes back: confirming it longer than
-        the debouncer needs to report it gone (``CONFIRM_MISSES`` polls) would
-        only cost timeouts on every poll of a busy pad.
-        """
-        if self.switched:
-            return [u for u in self.known.uids() if self.known.misses.get(u, 0) < CONFIRM_MISSES]
-        return self.known.uids()
 
     def _try_recovery(self) -> list[str] | None:
         now = self.clock()

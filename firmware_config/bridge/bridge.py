@@ -43,7 +43,7 @@ from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import MAX_FAULT_TEXT, encode, uids_field
 import ntag
 
-FIRMWARE = "bridge-4"
+FIRMWARE = "bridge-5"
 RECOVER_EVERY = 50          # polls of a faulty channel between two reset attempts
 WDT_TIMEOUT_MS = 2000       # a poll round takes milliseconds; a hung loop is restarted after 2 s
 NDEF_ATTEMPTS = 2           # failed NDEF reads of one tag before it counts as carrying no card id
@@ -254,7 +254,8 @@ class Bridge:
             self._sleep_us(self._guard_left(ch))
         try:
             before = self.known[ch].uids()
-            uids = self.pcds[ch].inventory(before)
+            switched = self.fields == "switched"       # every tag starts this poll in IDLE (pcd.py)
+            uids = self.pcds[ch].inventory(self.known[ch].to_confirm(switched), powered_up=switched)
             unread = self.pcds[ch].unresolved
             self.known[ch].update(uids, unread)
             self._card_ids(ch, uids)                   # NDEF reads need the field on too

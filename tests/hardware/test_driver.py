@@ -168,3 +168,55 @@ def test_garbled_sak_is_rejected(bench):
     bench.pcd.request(wake_up=True)
     with pytest.raises((Garbled, NoReply)):
         bench.pcd._select_level(0, bytes.fromhex("A1B2C3D5"))   # another UID: nobody answers
+
+
+def _frames(pcd):
+    """The command byte of every frame ``pcd`` sends from now on (a spy: each frame still goes to the chip)."""
+    sent = []
+    transceive = pcd.transceive
+
+    def spy(data, *args, **kwargs):
+        sent.append(data[0])
+        return transceive(data, *args, **kwargs)
+    pcd.transceive = spy
+    return sent
+
+
+def test_a_switched_field_poll_asks_each_card_of_the_last_poll_once_and_finds_the_rest_by_reqa(make_bench):
+    """With the field just switched on every tag lies in IDLE: a departed card costs one WUPA round, not three,
+    and a card missed once is found again by REQA; the cards just confirmed are not woken and read twice."""
+    from hardware.rc522.pcd import KnownTags, REQA, WUPA
+    b = make_bench()
+    stay, leave = b.put("04A1B2C3D4E5F6", "04C1D2E3F40516")
+    known = KnownTags()
+
+    def poll():
+        b.pcd.antenna(False)
+        b.pcd.antenna(True)
+        b.clock.sleep(5.1e-3)                          # the guard time a switched reader gives its tags
+        found = b.pcd.inventory(known.to_confirm(powered_up=True), powered_up=True)
+        known.update(found)
+        return sorted(u.hex().upper() for u in found)
+
+    assert poll() == ["04A1B2C3D4E5F6", "04C1D2E3F40516"]
+    b.chip.remove(leave)
+    sent = _frames(b.pcd)
+    assert poll() == ["04A1B2C3D4E5F6"]
+    assert sent.count(WUPA) == 2 and sent[-1] == REQA and 0x20 not in sent   # one WUPA each, no anticollision
+    sent.clear()
+    assert poll() == ["04A1B2C3D4E5F6"]
+    assert sent.count(WUPA) == 1                       # the departed card is not asked about again
+    b.chip.place(leave)
+    assert poll() == ["04A1B2C3D4E5F6", "04C1D2E3F40516"]   # back, found by REQA
+
+
+def test_a_field_left_on_still_retries_a_known_card_and_wakes_halted_ones(make_bench):
+    """Fields on: tags stay in HALT between polls, so a known card gets its three WUPA rounds and a pad whose
+    known card did not answer is searched with WUPA (a card gone quiet under others is still there)."""
+    from hardware.rc522.pcd import WUPA
+    b = make_bench()
+    b.put("04A1B2C3D4E5F6")
+    assert b.inventory() == ["04A1B2C3D4E5F6"]
+    sent = _frames(b.pcd)
+    assert b.inventory(["04A1B2C3D4E5F6", "04C1D2E3F40516"]) == ["04A1B2C3D4E5F6"]
+    assert sent.count(WUPA) >= 1 + 3 + 1               # the card there, three tries for the other, discovery
