@@ -53,6 +53,7 @@ WARM_AHEAD = 3              # fields warming while a channel is read: four on at
 REPOLL_US = 70000           # a channel that found a new tag is read again this long after, out of turn:
                             # the host's settle window (hardware/debounce.py SETTLE_S), so it counts a
                             # cycle sooner
+DUE_WARM_US = 15000         # a channel due for that repoll within this is warmed while the one before it is read
 
 
 def _hex(data):
@@ -307,14 +308,21 @@ class Bridge:
         for i in range(len(order)):
             ch = order[i]
             if self.fields == "switched":
-                # the next channels' fields go on while this one is read, as long as no two of them (nor this
-                # one) are neighbours in the row: their tags power up during work that is done anyway
+                # a channel due for its repoll soon, then the next channels: their fields go on while this one
+                # is read, as long as no two of them (nor this one) are neighbours in the row, so their tags
+                # power up during work that is done anyway (the host's hardware/polling.py does the same)
                 on = [ch]
+                for due in self._due_soon():
+                    if len(on) <= WARM_AHEAD and due not in on and not any(abs(due - c) <= 1 for c in on):
+                        on.append(due)
                 for k in range(1, WARM_AHEAD + 1):
                     nxt = order[(i + k) % len(order)]
-                    if nxt in on or any(abs(nxt - c) <= 1 for c in on):
+                    if nxt in on:
+                        continue
+                    if len(on) > WARM_AHEAD or any(abs(nxt - c) <= 1 for c in on):
                         break
                     on.append(nxt)
+                for nxt in on[1:]:
                     if self.warmed_at[nxt] is None and self.ok[nxt]:
                         self._guarded(nxt, self._warm)
                         self.warmed_at[nxt] = self._ticks_us() if self._ticks_us is not None else None
@@ -323,6 +331,13 @@ class Bridge:
             self.out.flush()
             self.feed()
             self._repoll()
+
+    def _due_soon(self):
+        """Channels whose repoll (:meth:`_repoll`) comes within ``DUE_WARM_US``: warmed first."""
+        if self._ticks_us is None:
+            return []
+        return [ch for ch in range(len(self.pcds))
+                if self.new_at[ch] is not None and self._since(self.new_at[ch]) >= REPOLL_US - DUE_WARM_US]
 
     def _repoll(self):
         """Read again, out of turn, each channel whose new tag has lain there for ``REPOLL_US``."""

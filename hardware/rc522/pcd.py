@@ -499,11 +499,12 @@ class Pcd:
             try:
                 if self.request(wake_up=wake_up) is None:
                     quiet += 1
-                    if (failures == 0 and not left_ready) or quiet > 1:
+                    # beside one card a second stacked one is detuned and now and then sits out a round (the
+                    # physics' TWO_STACK_ANSWER): ask once more rather than a whole cycle later
+                    if (failures == 0 and not left_ready and len(found) != 1) or quiet > 1:
                         break
                     left_ready = False
                     continue
-                quiet = 0
                 uid = self.select_new()
             except NoReply:
                 # the REQA/WUPA was answered, then silence: what three or more stacked tags do (the physics'
@@ -517,6 +518,13 @@ class Pcd:
             self.halt()
             if uid not in found:
                 found.append(uid)
+                quiet = 0
+            else:
+                # a card read twice (woken by a WUPA, or its HLTA was lost) is no answer from a new one: counted
+                # as a silence, so that a card that answers every other request cannot keep the loop going
+                quiet += 1
+                if quiet > 1:
+                    break
         # Something answered REQA/WUPA but would not let itself be selected, and nothing new was found: a
         # pile of three or more cards, a collision that would not resolve (or, now and then, a neighbour's
         # garbled reply: the debouncer wants two such polls in a row before it tells the player).  Known
