@@ -22,6 +22,9 @@ would receive:
 * ``never_readable``: cards that never lay on their pad with fewer than two
   others (three stacked tags time out: physics.PILE_TAGS) — no reader can read
   them, so they can only be announced: the ceiling physics sets on ``missed``;
+  ``missed_split`` divides ``missed`` into those (``never_readable``) and
+  cards that were readable for a while but no poll of their pad read them
+  then (``readable_not_polled``: what a faster reader loop could still save);
 * ``placement_to_event_ms``: from the card coming to rest on its pad (or, for
   a card under a pile, from when the pile above it came off; for a pile's card
   laid again after its notice, from that lay) to its zone entry (mean, p99, max).
@@ -314,7 +317,7 @@ def _count(done, entries, notices) -> dict:
     out = {}
     for kind in {g.kind for g in done}:
         gs = [g for g in done if g.kind == kind]
-        played = missed = doubled = wrong = unread = announced = never = 0
+        played = missed = doubled = wrong = unread = announced = never = missed_readable = 0
         latency = []
         for g in gs:
             for uid, pad, placed in g.plays:
@@ -329,6 +332,8 @@ def _count(done, entries, notices) -> dict:
                 readable = _readable_from(g, uid, pad, placed)
                 if readable is None:
                     never += 1
+                elif not got:
+                    missed_readable += 1
                 if right:
                     rest_at = max((m.t for m in g.moves if m.uid == uid and m.pad == pad and m.on and m.t <= right[0]),
                                   default=placed)
@@ -337,7 +342,9 @@ def _count(done, entries, notices) -> dict:
                     unread += 1
                     if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
                         announced += 1
-        out[kind] = {"gestures": len(gs), "played": played, "missed": missed, "doubled": doubled,
+        out[kind] = {"gestures": len(gs), "played": played, "missed": missed,
+                     "missed_split": {"never_readable": missed - missed_readable, "readable_not_polled": missed_readable},
+                     "doubled": doubled,
                      "wrong_zone": wrong, "unread": unread, "announced": announced, "never_readable": never,
                      "placement_to_event_ms": _ms(latency)}
     return out
