@@ -34,6 +34,10 @@ from hardware.rc522.transport import Mfrc522Transport, open_spidev
 # Readers whose pads are closer than this (centre to centre) hear each other's tags while both fields
 # are on: RC522s 8 cm apart did (miguelbalboa/rfid#589); we keep a margin.  docs/hardware/emulator.md.
 CROSSTALK_CM = 10.0
+# For this long after a card arrived on a pad its polls ask a silent REQA twice (Pcd.inventory's ask_twice): cards
+# slapped onto it come 120 ms apart (the aim), a slap of three lasts ~0.25 s.  A guess with margin; a lone
+# card resting longer costs no second REQA (one on every poll lengthened a bridge's cycle by ~1 ms a busy pad).
+ARRIVALS_S = 0.5
 # After switching a field on, a PCD should wait 5.1 ms before its first REQA: a PICC must be ready
 # within 5 ms of an unmodulated field (ISO/IEC 14443-3, 5.2.1 and its note).
 GUARD_S = 5.1e-3
@@ -347,6 +351,7 @@ class PadReader:
         self._next_recovery = 0.0
         self.switched = switched             # field on only while this pad is read (see ReadingPlan)
         self._warm_since: float | None = None
+        self._arrived: float | None = None   # when a poll last found a card the poll before had not
 
     def open(self) -> bool:
         try:
@@ -415,10 +420,15 @@ class PadReader:
             return self._try_recovery()
         try:
             self._ready()
-            uids = self.pcd.inventory(self.known.to_confirm(self.switched), self.max_tags, powered_up=self.switched)
+            last = self.known.to_confirm(True)
+            arriving = self._arrived is not None and self.clock() - self._arrived < ARRIVALS_S
+            uids = self.pcd.inventory(self.known.to_confirm(self.switched), self.max_tags, powered_up=self.switched,
+                                      ask_twice=arriving)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
+        if any(u not in last for u in uids):
+            self._arrived = self.clock()
         self.known.update(uids, self.pcd.unresolved)
         return [u.hex().upper() for u in uids]
 

@@ -53,6 +53,7 @@ WARM_AHEAD = 3              # fields warming while a channel is read: four on at
 REPOLL_US = 70000           # a channel that found a new tag is read again this long after, out of turn:
                             # the host's settle window (hardware/debounce.py SETTLE_S), so it counts a
                             # cycle sooner
+ARRIVALS_US = 500000        # for this long after a card arrived a poll asks a silent REQA twice (readers.ARRIVALS_S)
 DUE_WARM_US = 15000         # a channel due for that repoll within this is warmed while the one before it is read
 
 
@@ -178,6 +179,7 @@ class Bridge:
         self.ok = [False] * len(cs_pins)
         self.since_fault = [0] * len(cs_pins)
         self.new_at = [None] * len(cs_pins)    # per channel: ticks_us when it found a tag new to it
+        self.arrived_at = [None] * len(cs_pins)  # per channel: ticks_us of its last poll that found a card arriving
         self.seq = 0
 
     def send(self, kind, *fields):
@@ -256,7 +258,12 @@ class Bridge:
         try:
             before = self.known[ch].uids()
             switched = self.fields == "switched"       # every tag starts this poll in IDLE (pcd.py)
-            uids = self.pcds[ch].inventory(self.known[ch].to_confirm(switched), powered_up=switched)
+            last = self.known[ch].to_confirm(True)
+            arriving = self.arrived_at[ch] is not None and self._since(self.arrived_at[ch]) < ARRIVALS_US
+            uids = self.pcds[ch].inventory(self.known[ch].to_confirm(switched), powered_up=switched,
+                                           ask_twice=arriving)
+            if self._ticks_us is not None and any(u not in last for u in uids):
+                self.arrived_at[ch] = self._ticks_us()
             unread = self.pcds[ch].unresolved
             self.known[ch].update(uids, unread)
             self._card_ids(ch, uids)                   # NDEF reads need the field on too

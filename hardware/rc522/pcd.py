@@ -468,7 +468,7 @@ class Pcd:
             return True
         return False
 
-    def inventory(self, known=(), limit=8, powered_up=False):
+    def inventory(self, known=(), limit=8, powered_up=False, ask_twice=False):
         """Every tag on the pad: ``known`` UIDs (bytes) confirmed, new ones discovered; a list of UIDs.
 
         On a pad that had no tags, discovery starts with WUPA rather than REQA,
@@ -477,6 +477,9 @@ class Pcd:
         the discovery loop: a pad holds at most that many tags.  ``powered_up``:
         the field has just been switched on, so every tag lies in IDLE — one
         confirm attempt each, and discovery by REQA (see the module's docstring).
+        ``ask_twice``: cards are arriving on this pad (a slap), so beside exactly
+        one card a silent REQA is asked once more — a second card stacked on the
+        first is detuned and now and then sits out a round.
         """
         found = []
         self._unselectable = False
@@ -500,8 +503,8 @@ class Pcd:
                 if self.request(wake_up=wake_up) is None:
                     quiet += 1
                     # beside one card a second stacked one is detuned and now and then sits out a round (the
-                    # physics' TWO_STACK_ANSWER): ask once more rather than a whole cycle later
-                    if (failures == 0 and not left_ready and len(found) != 1) or quiet > 1:
+                    # physics' TWO_STACK_ANSWER): while cards arrive, ask once more rather than a cycle later
+                    if (failures == 0 and not left_ready and not (ask_twice and len(found) == 1)) or quiet > 1:
                         break
                     left_ready = False
                     continue
