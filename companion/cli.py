@@ -294,6 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "gestures of each kind per game table (bench hands)")
     b.add_argument("--think", type=float, default=None,
                    help="seconds of thought per move (bench solo; default 0.03 for sams, 0.02 for lifeforce)")
+    b.add_argument("--kind", action="append", metavar="GESTURE",
+                   help="bench hands: only this gesture kind (lay, fumble, drag, slap, pile, across; repeatable)")
     b.add_argument("--property", type=int, default=0, help="random events to check (bench event)")
     b.add_argument("--full", action="store_true",
                    help="bench event: a whole event played by --tables tables over the real broker and hub")

@@ -22,6 +22,9 @@ would receive:
 * ``never_readable``: cards that never lay on their pad with fewer than two
   others (three stacked tags time out: physics.PILE_TAGS) — no reader can read
   them, so they can only be announced: the ceiling physics sets on ``missed``;
+  ``missed_split`` divides ``missed`` into those (``never_readable``) and
+  cards that were readable for a while but no poll of their pad read them
+  then (``readable_not_polled``: what a faster reader loop could still save);
 * ``placement_to_event_ms``: from the card coming to rest on its pad (or, for
   a card under a pile, from when the pile above it came off; for a pile's card
   laid again after its notice, from that lay) to its zone entry (mean, p99, max).
@@ -314,7 +317,7 @@ def _count(done, entries, notices) -> dict:
     out = {}
     for kind in {g.kind for g in done}:
         gs = [g for g in done if g.kind == kind]
-        played = missed = doubled = wrong = unread = announced = never = 0
+        played = missed = doubled = wrong = unread = announced = never = missed_readable = 0
         latency = []
         for g in gs:
             for uid, pad, placed in g.plays:
@@ -329,6 +332,8 @@ def _count(done, entries, notices) -> dict:
                 readable = _readable_from(g, uid, pad, placed)
                 if readable is None:
                     never += 1
+                elif not got:
+                    missed_readable += 1
                 if right:
                     rest_at = max((m.t for m in g.moves if m.uid == uid and m.pad == pad and m.on and m.t <= right[0]),
                                   default=placed)
@@ -337,13 +342,15 @@ def _count(done, entries, notices) -> dict:
                     unread += 1
                     if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
                         announced += 1
-        out[kind] = {"gestures": len(gs), "played": played, "missed": missed, "doubled": doubled,
+        out[kind] = {"gestures": len(gs), "played": played, "missed": missed,
+                     "missed_split": {"never_readable": missed - missed_readable, "readable_not_polled": missed_readable},
+                     "doubled": doubled,
                      "wrong_zone": wrong, "unread": unread, "announced": announced, "never_readable": never,
                      "placement_to_event_ms": _ms(latency)}
     return out
 
 
-def bench_game(game: str, gestures: int = 1000, seed: int = 1) -> dict:
+def bench_game(game: str, gestures: int = 1000, seed: int = 1, kinds=GESTURES) -> dict:
     """One game's default table: every gesture kind ``gestures`` times, counted (and the wall time it took).
 
     With ``COMPANION_BENCH_PARTIAL`` set to a directory, the counts so far are written there as
@@ -363,7 +370,7 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1) -> dict:
         path = Path(partial) / f"hands-{game}.json"
         path.write_text(json.dumps({"game": game, "partial": True, "modelled_s": round(_modelled(table), 1),
                                     "wall_s": round(time.perf_counter() - began, 1), "by_gesture": counts}, indent=1))
-    result = run_gestures(table, layout, gestures, seed, progress=progress if partial else None)
+    result = run_gestures(table, layout, gestures, seed, kinds=kinds, progress=progress if partial else None)
     table.close()
     return {"pads": len(table.pads), "fields": table.plan.fields, "bridge_pads": bridge_pads,
             "bridge_fields": pinmap_fields() if bridge_pads else None,
@@ -377,7 +384,8 @@ def _modelled(table) -> float:
     return max([table.model.now, *(m.now for m in table.bridged.values())])
 
 
-def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int | None = None) -> dict:
+def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int | None = None,
+                kinds=GESTURES) -> dict:
     """Every game's default table: the gestures, counted; the aims beside them.
 
     The games run in separate processes, as many at once as there are cores
@@ -391,7 +399,7 @@ def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int
                      "bridge": "RP2040 cost per SPI transfer, its own bus polled beside the Pi's",
                      "hands": "two players taking turns: the active player's main hand, now and then their "
                               "other hand (p 0.25) or the waiting player (p 0.1); guesses, emulator.md",
-                     "gestures_per_kind": gestures,
+                     "gestures_per_kind": gestures, "kinds": list(kinds),
                      "aims": {"fumble": "0 doubled", "drag": "0 wrong_zone", "slap": "0 missed, 0 doubled",
                               "pile": "0 doubled, announced == unread", "placement_to_event_p99_ms": "<= 150",
                               "switched_10_pad_row_cycle_ms": "<= 100"}},
@@ -400,9 +408,9 @@ def bench_hands(gestures: int = 1000, games=GAMES, seed: int = 1, processes: int
     processes = processes or min(len(games), os.cpu_count() or 1)
     if processes > 1:
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
-            results = pool.starmap(bench_game, [(g, gestures, seed) for g in games])
+            results = pool.starmap(bench_game, [(g, gestures, seed, kinds) for g in games])
     else:
-        results = [bench_game(g, gestures, seed) for g in games]
+        results = [bench_game(g, gestures, seed, kinds) for g in games]
     out["games"] = dict(zip(games, results))
     out["switched_10_pad_row"] = switched_row(10)
     return out

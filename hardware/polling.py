@@ -20,6 +20,10 @@ WARM_AHEAD = 3
 # A cycle of the reader loop lasts at least this long: a small table (Lifeforce's six pads poll in ~4 ms) waits
 # out the rest instead of spinning a core of the Pi (the benches model the same wait: hardware/hands_bench.py).
 MIN_CYCLE_S = 0.02
+# A pad whose card's settle window runs out within this is warmed while the pad before it is read, so that its
+# out-of-turn read (poll_due) finds its tags powered instead of waiting out the 5.1 ms guard: a busy pad's
+# poll on a Pi 4 lasts up to ~15 ms (docs/hardware/emulator.md, "Where a slap's time goes").
+DUE_WARM_S = 0.015
 
 
 class PolledTable(TableSource):
@@ -111,15 +115,35 @@ class PolledTable(TableSource):
         if getattr(self, "_index_for", None) is not order:
             self._index = {id(r): i for i, r in enumerate(order)}
             self._index_for = order
+        chosen = self._due_soon(reader)
         start = self._index.get(id(after))
         if start is None:
-            return [after] if not self.plan.near(reader.pad, after.pad) else []
-        chosen: list = []
+            if after not in chosen and len(chosen) < WARM_AHEAD \
+                    and not any(self.plan.near(after.pad, x.pad) for x in [reader, *chosen]):
+                chosen.append(after)
+            return chosen
         for k in range(len(order) - 1):
             r = order[(start + k) % len(order)]
+            if r in chosen:
+                continue
             if len(chosen) == WARM_AHEAD or r is reader or any(self.plan.near(r.pad, x.pad) for x in [reader, *chosen]):
                 break
             chosen.append(r)
+        return chosen
+
+    def _due_soon(self, reader) -> list:
+        """Readers of this table (not ``reader``, nor its neighbours or each other's) whose pad comes due for
+        an out-of-turn read (:meth:`poll_due`) within :data:`DUE_WARM_S`: warmed first, so that read starts at once."""
+        soon = set(self.debouncer.due(self.bus_time(reader) + DUE_WARM_S))
+        chosen: list = []
+        if not soon:
+            return chosen
+        for r in self.poll_order():
+            if len(chosen) == WARM_AHEAD:
+                break
+            if r.pad in soon and r is not reader and self.same_bus(r, reader) \
+                    and not any(self.plan.near(r.pad, x.pad) for x in [reader, *chosen]):
+                chosen.append(r)
         return chosen
 
     def poll_cycle(self) -> list:
@@ -150,6 +174,14 @@ class PolledTable(TableSource):
     def debounce_time(self) -> float:
         """The time the debouncer's windows run on."""
         return self.clock()
+
+    def bus_time(self, reader) -> float:
+        """The debouncer's time as ``reader``'s bus sees it (one bus, one time, on a Pi)."""
+        return self.debounce_time()
+
+    def same_bus(self, a, b) -> bool:
+        """Whether readers ``a`` and ``b`` are polled one after the other by one host (all of a Pi's are)."""
+        return True
 
     def poll_reader(self, reader, after=None) -> list:
         """Poll one reader; ``after``: the reader polled next, whose field may be switched on meanwhile."""

@@ -34,11 +34,14 @@ from hardware.rc522.transport import Mfrc522Transport, open_spidev
 # Readers whose pads are closer than this (centre to centre) hear each other's tags while both fields
 # are on: RC522s 8 cm apart did (miguelbalboa/rfid#589); we keep a margin.  docs/hardware/emulator.md.
 CROSSTALK_CM = 10.0
+# For this long after a card arrived on a pad its polls ask a silent REQA twice (Pcd.inventory's ask_twice): cards
+# slapped onto it come 120 ms apart (the issue's aim), a slap of three lasts ~0.25 s.  A guess with margin; a lone
+# card resting longer costs no second REQA (one on every poll lengthened a bridge's cycle by ~1 ms a busy pad).
+ARRIVALS_S = 0.5
 # After switching a field on, a PCD should wait 5.1 ms before its first REQA: a PICC must be ready
 # within 5 ms of an unmodulated field (ISO/IEC 14443-3, 5.2.1 and its note).
 GUARD_S = 5.1e-3
 FIELD_MODES = ("switched", "on")
-CONFIRM_MISSES = 3        # the debouncer's misses_to_remove: a switched reader confirms a tag that long
 
 HARDWARE_CS = {0: (0, 1), 1: (0, 1, 2)}
 SPI_PINS = {0: {7, 8, 9, 10, 11}, 1: {16, 17, 18, 19, 20, 21}}     # BCM pins each bus claims
@@ -348,6 +351,7 @@ class PadReader:
         self._next_recovery = 0.0
         self.switched = switched             # field on only while this pad is read (see ReadingPlan)
         self._warm_since: float | None = None
+        self._arrived: float | None = None   # when a poll last found a card the poll before had not
 
     def open(self) -> bool:
         try:
@@ -416,24 +420,17 @@ class PadReader:
             return self._try_recovery()
         try:
             self._ready()
-            uids = self.pcd.inventory(self._to_confirm(), self.max_tags)
+            last = self.known.to_confirm(True)
+            arriving = self._arrived is not None and self.clock() - self._arrived < ARRIVALS_S
+            uids = self.pcd.inventory(self.known.to_confirm(self.switched), self.max_tags, powered_up=self.switched,
+                                      ask_twice=arriving)
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()
+        if any(u not in last for u in uids):
+            self._arrived = self.clock()
         self.known.update(uids, self.pcd.unresolved)
         return [u.hex().upper() for u in uids]
-
-    def _to_confirm(self) -> list[bytes]:
-        """Known tags to confirm first (WUPA, SELECT, three tries each).
-
-        With switched fields every tag starts the poll in IDLE, so a tag that
-        left is found again by REQA if it comes back: confirming it longer than
-        the debouncer needs to report it gone (``CONFIRM_MISSES`` polls) would
-        only cost timeouts on every poll of a busy pad.
-        """
-        if self.switched:
-            return [u for u in self.known.uids() if self.known.misses.get(u, 0) < CONFIRM_MISSES]
-        return self.known.uids()
 
     def _try_recovery(self) -> list[str] | None:
         now = self.clock()

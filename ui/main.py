@@ -134,8 +134,14 @@ def bench_deckcheck(args) -> int:
 
 def bench_hands(args) -> int:
     """Issue 23: what hands do on each game's default table (hardware/hands_bench.py)."""
+    from hardware.emulator.hands import GESTURES
     from hardware.hands_bench import GAMES, bench_hands
-    cli._json(bench_hands(gestures=args.plays, games=[args.game] if args.game else GAMES))
+    unknown = sorted(set(args.kind or ()) - set(GESTURES))
+    if unknown:
+        print(f"no gesture kind {', '.join(unknown)}: the kinds are {', '.join(GESTURES)}")
+        return 2
+    cli._json(bench_hands(gestures=args.plays, games=[args.game] if args.game else GAMES,
+                          kinds=tuple(args.kind) if args.kind else GESTURES))
     return 0
 
 

@@ -43,7 +43,7 @@ from pcd import KnownTags, Pcd, ReaderFault, RfidError
 from protocol import MAX_FAULT_TEXT, encode, uids_field
 import ntag
 
-FIRMWARE = "bridge-4"
+FIRMWARE = "bridge-5"
 RECOVER_EVERY = 50          # polls of a faulty channel between two reset attempts
 WDT_TIMEOUT_MS = 2000       # a poll round takes milliseconds; a hung loop is restarted after 2 s
 NDEF_ATTEMPTS = 2           # failed NDEF reads of one tag before it counts as carrying no card id
@@ -53,6 +53,8 @@ WARM_AHEAD = 3              # fields warming while a channel is read: four on at
 REPOLL_US = 70000           # a channel that found a new tag is read again this long after, out of turn:
                             # the host's settle window (hardware/debounce.py SETTLE_S), so it counts a
                             # cycle sooner
+ARRIVALS_US = 500000        # for this long after a card arrived a poll asks a silent REQA twice (readers.ARRIVALS_S)
+DUE_WARM_US = 15000         # a channel due for that repoll within this is warmed while the one before it is read
 
 
 def _hex(data):
@@ -177,6 +179,7 @@ class Bridge:
         self.ok = [False] * len(cs_pins)
         self.since_fault = [0] * len(cs_pins)
         self.new_at = [None] * len(cs_pins)    # per channel: ticks_us when it found a tag new to it
+        self.arrived_at = [None] * len(cs_pins)  # per channel: ticks_us of its last poll that found a card arriving
         self.seq = 0
 
     def send(self, kind, *fields):
@@ -254,7 +257,13 @@ class Bridge:
             self._sleep_us(self._guard_left(ch))
         try:
             before = self.known[ch].uids()
-            uids = self.pcds[ch].inventory(before)
+            switched = self.fields == "switched"       # every tag starts this poll in IDLE (pcd.py)
+            last = self.known[ch].to_confirm(True)
+            arriving = self.arrived_at[ch] is not None and self._since(self.arrived_at[ch]) < ARRIVALS_US
+            uids = self.pcds[ch].inventory(self.known[ch].to_confirm(switched), powered_up=switched,
+                                           ask_twice=arriving)
+            if self._ticks_us is not None and any(u not in last for u in uids):
+                self.arrived_at[ch] = self._ticks_us()
             unread = self.pcds[ch].unresolved
             self.known[ch].update(uids, unread)
             self._card_ids(ch, uids)                   # NDEF reads need the field on too
@@ -306,14 +315,21 @@ class Bridge:
         for i in range(len(order)):
             ch = order[i]
             if self.fields == "switched":
-                # the next channels' fields go on while this one is read, as long as no two of them (nor this
-                # one) are neighbours in the row: their tags power up during work that is done anyway
+                # a channel due for its repoll soon, then the next channels: their fields go on while this one
+                # is read, as long as no two of them (nor this one) are neighbours in the row, so their tags
+                # power up during work that is done anyway (the host's hardware/polling.py does the same)
                 on = [ch]
+                for due in self._due_soon():
+                    if len(on) <= WARM_AHEAD and due not in on and not any(abs(due - c) <= 1 for c in on):
+                        on.append(due)
                 for k in range(1, WARM_AHEAD + 1):
                     nxt = order[(i + k) % len(order)]
-                    if nxt in on or any(abs(nxt - c) <= 1 for c in on):
+                    if nxt in on:
+                        continue
+                    if len(on) > WARM_AHEAD or any(abs(nxt - c) <= 1 for c in on):
                         break
                     on.append(nxt)
+                for nxt in on[1:]:
                     if self.warmed_at[nxt] is None and self.ok[nxt]:
                         self._guarded(nxt, self._warm)
                         self.warmed_at[nxt] = self._ticks_us() if self._ticks_us is not None else None
@@ -322,6 +338,13 @@ class Bridge:
             self.out.flush()
             self.feed()
             self._repoll()
+
+    def _due_soon(self):
+        """Channels whose repoll (:meth:`_repoll`) comes within ``DUE_WARM_US``: warmed first."""
+        if self._ticks_us is None:
+            return []
+        return [ch for ch in range(len(self.pcds))
+                if self.new_at[ch] is not None and self._since(self.new_at[ch]) >= REPOLL_US - DUE_WARM_US]
 
     def _repoll(self):
         """Read again, out of turn, each channel whose new tag has lain there for ``REPOLL_US``."""

@@ -230,6 +230,12 @@ class EmulatedTable(PolledTable):
     def debounce_time(self) -> float:
         return self.model.now
 
+    def bus_time(self, reader) -> float:
+        return self.bridged.get(reader.pad, self.model).now
+
+    def same_bus(self, a, b) -> bool:
+        return self.bridged.get(a.pad) is self.bridged.get(b.pad)
+
     def feed(self, pad: str, uids: list[str], card_ids: dict | None = None, unresolved: bool = False) -> list:
         """As a real table, but the debouncer's windows run on modelled time (the clock of the pad's bus)."""
         from dataclasses import replace

@@ -32,6 +32,15 @@ can answer the SELECT; the others fall back to HALT), retrying a miss, then
 finds new tags with REQA, which only tags in IDLE answer, resolving collisions
 bit by bit, until a REQA meets silence.  (A pad that had no tags starts with
 WUPA instead, which also wakes a tag halted by a neighbouring reader.)
+
+A reader whose field is switched off between its polls (``powered_up``) meets
+every tag in IDLE: the field's loss reset them (ISO/IEC 14443-3, 6.2: a PICC
+enters POWER-OFF without a field and IDLE when powered again).  Its poll asks
+only the tags read in the last poll, each once — a tag that does not answer
+is still found by the REQA that follows, so a second WUPA/SELECT round would
+only cost a departed tag's timeouts — and finds the rest by REQA, never WUPA,
+which would wake the tags this poll has just confirmed and halted and read
+them a second time through anticollision.
 """
 
 # Frame timing at 106 kbit/s: one bit lasts 128 carrier cycles of 13.56 MHz.
@@ -161,6 +170,13 @@ class KnownTags:
         self.misses = {}
 
     def uids(self):
+        return list(self.misses)
+
+    def to_confirm(self, powered_up=False):
+        """The UIDs a poll confirms first: all known ones; with ``powered_up`` (see :meth:`Pcd.inventory`) only
+        those read in the last poll (a tag missed since lies in IDLE, and discovery's REQA finds it)."""
+        if powered_up:
+            return [uid for uid, missed in self.misses.items() if missed == 0]
         return list(self.misses)
 
     def update(self, found, unresolved=False):
@@ -436,11 +452,11 @@ class Pcd:
             return uid
         raise Garbled("more than three cascade levels")
 
-    def confirm(self, uid):
+    def confirm(self, uid, attempts=None):
         """Is the tag ``uid`` (HALT since the last poll) still here?  It ends in HALT again."""
         # under a pile (the last inventory could not read the pad) every attempt times out: one will do, so
         # that a pile does not slow down the whole table's cycle
-        for _ in range(1 if self.unresolved else self.confirm_attempts):
+        for _ in range(1 if self.unresolved else attempts or self.confirm_attempts):
             try:
                 if self.request(wake_up=True) is None:
                     continue
@@ -452,24 +468,30 @@ class Pcd:
             return True
         return False
 
-    def inventory(self, known=(), limit=8):
+    def inventory(self, known=(), limit=8, powered_up=False, ask_twice=False):
         """Every tag on the pad: ``known`` UIDs (bytes) confirmed, new ones discovered; a list of UIDs.
 
         On a pad that had no tags, discovery starts with WUPA rather than REQA,
         so that a tag another reader has halted (a card lying across two pads)
         is seen here too and can be reported as a conflict.  ``limit`` bounds
-        the discovery loop: a pad holds at most that many tags.
+        the discovery loop: a pad holds at most that many tags.  ``powered_up``:
+        the field has just been switched on, so every tag lies in IDLE — one
+        confirm attempt each, and discovery by REQA (see the module's docstring).
+        ``ask_twice``: cards are arriving on this pad (a slap), so beside exactly
+        one card a silent REQA is asked once more — a second card stacked on the
+        first is detuned and now and then sits out a round.
         """
         found = []
         self._unselectable = False
         for uid in known:
-            if self.confirm(uid):
+            if self.confirm(uid, 1 if powered_up else None):
                 found.append(bytes(uid))
         confirmed = len(found)
         failures = 0
         # WUPA (not REQA) when the pad had no tags, or when a known tag did not answer: cards that went
-        # quiet under a pile are HALTed, and only WUPA lets them show that something is still there
-        wake_up = not known or len(found) < len(known)
+        # quiet under a pile are HALTed, and only WUPA lets them show that something is still there (with
+        # the field just switched on nothing lies in HALT but what this poll has confirmed)
+        wake_up = not known or (len(found) < len(known) and not powered_up)
         self.unresolved = False
         quiet = 0
         # tags left READY by a failed anticollision — in this poll, or at the end of the last one (a pile) —
@@ -480,11 +502,12 @@ class Pcd:
             try:
                 if self.request(wake_up=wake_up) is None:
                     quiet += 1
-                    if (failures == 0 and not left_ready) or quiet > 1:
+                    # beside one card a second stacked one is detuned and now and then sits out a round (the
+                    # physics' TWO_STACK_ANSWER): while cards arrive, ask once more rather than a cycle later
+                    if (failures == 0 and not left_ready and not (ask_twice and len(found) == 1)) or quiet > 1:
                         break
                     left_ready = False
                     continue
-                quiet = 0
                 uid = self.select_new()
             except NoReply:
                 # the REQA/WUPA was answered, then silence: what three or more stacked tags do (the physics'
@@ -498,6 +521,13 @@ class Pcd:
             self.halt()
             if uid not in found:
                 found.append(uid)
+                quiet = 0
+            else:
+                # a card read twice (woken by a WUPA, or its HLTA was lost) is no answer from a new one: counted
+                # as a silence, so that a card that answers every other request cannot keep the loop going
+                quiet += 1
+                if quiet > 1:
+                    break
         # Something answered REQA/WUPA but would not let itself be selected, and nothing new was found: a
         # pile of three or more cards, a collision that would not resolve (or, now and then, a neighbour's
         # garbled reply: the debouncer wants two such polls in a row before it tells the player).  Known

@@ -253,3 +253,38 @@ def test_ndef_lines_give_the_next_poll_its_card_ids():
     reader.handle_line(encode(3, "POLL", [1, "04A1B2C3D4E5F6,04A1B2C3D4E5F7,04A1B2C3D4E5F8"]).encode())
     assert fed[-1][2] == {"04A1B2C3D4E5F6": "sams/042", "04A1B2C3D4E5F7": None, "04A1B2C3D4E5F8": None}
     assert set(reader.unreadable) == {"04A1B2C3D4E5F7", "04A1B2C3D4E5F8"} and reader.garbled == 0
+
+
+def test_the_firmware_warms_a_channel_coming_due_so_its_read_out_of_turn_starts_at_once():
+    """bridge-5 (the firmware itself, here under CPython on the emulated board): a channel whose new card's
+    repoll comes within DUE_WARM_US has its field on while the channel before it is read, so the repoll does
+    not wait out the 5.1 ms guard — as the Pi's reader loop does (hardware/polling.py)."""
+    from hardware.emulator.pico import EmulatedBridgeBoard
+    board = EmulatedBridgeBoard(16, fields="switched")
+    bridge = board.bridge
+    bridge.start()
+    for ch in range(16):
+        if ch != 9:
+            board.chips[ch].place(VirtualTag("04A1B2C3D4E5%02X" % ch))   # busy channels: a round lasts ~90 ms
+    for _ in range(2):
+        bridge.poll_once()
+    out_of_turn = []
+    poll, repoll = bridge._poll, bridge._repoll
+    state = {"repolling": False}
+
+    def spy_poll(ch):
+        if state["repolling"] and ch == 9:
+            out_of_turn.append((board.chips[9].field_on, bridge._guard_left(9)))
+        return poll(ch)
+
+    def spy_repoll():
+        state["repolling"] = True
+        try:
+            return repoll()
+        finally:
+            state["repolling"] = False
+    bridge._poll, bridge._repoll = spy_poll, spy_repoll
+    board.chips[9].place(VirtualTag("04A1B2C3D4E5F6"))
+    for _ in range(3):
+        bridge.poll_once()
+    assert out_of_turn and all(on and left == 0 for on, left in out_of_turn)

@@ -57,7 +57,7 @@ def test_the_firmware_reports_every_channel_with_every_uid_length_and_stacks(boa
     lines = board.run_lines(16, "POLL")
     d = decoded(lines)
     assert [s for s, _, _ in d] == list(range(len(d)))
-    assert d[0][1:] == ("HELLO", ["bridge-4", "16", "switched"])
+    assert d[0][1:] == ("HELLO", ["bridge-5", "16", "switched"])
     assert sum(k == "READER" and f[1] == "92" for _, k, f in d) == 16
     found = polls(lines)
     assert found[0] == ["A1B2C3D4"] and found[5] == ["04A1B2C3D4E5F6"]
@@ -147,7 +147,7 @@ def test_the_watchdog_restarts_a_hung_pico(board):
     lines = board.run_lines(16, "POLL")
     assert board.boots == 2
     d = decoded(lines)
-    assert ("HELLO", ["bridge-4", "16", "switched"]) in [(k, f) for _, k, f in d]
+    assert ("HELLO", ["bridge-5", "16", "switched"]) in [(k, f) for _, k, f in d]
     assert polls(lines)[1] == ["04A1B2C3D4E5F6"]
     assert board.chips[1].hard_resets >= 1             # the RST line fell with the Pico's pins, and rose again
 
@@ -291,19 +291,19 @@ def test_the_update_pin_held_low_at_boot_leaves_the_board_at_the_repl_for_mpremo
         board.hold_update_pin()
         board.press_run()
         board.run_until_repl()
-        assert decode(board.lines[-1])[1:] == ("HELLO", ["bridge-4", "2", "update"])
+        assert decode(board.lines[-1])[1:] == ("HELLO", ["bridge-5", "2", "update"])
         assert board.wdt_timeout_s is None                 # no watchdog: a copy may take as long as it takes
         boots = board.boots
         board.clock.sleep(60.0)
         assert not board._watchdog_fired() and board.boots == boots
         new = tmp_path / "new" / "bridge.py"               # `mpremote cp bridge.py :` of a newer firmware
         new.parent.mkdir()
-        new.write_text(Path(FIRMWARE_FILES[3]).read_text().replace('FIRMWARE = "bridge-4"', 'FIRMWARE = "bridge-5"'))
+        new.write_text(Path(FIRMWARE_FILES[3]).read_text().replace('FIRMWARE = "bridge-5"', 'FIRMWARE = "bridge-6"'))
         board.files = [new if f.name == "bridge.py" else f for f in board.files]
         board.hold_update_pin(False)
         board.press_run()
         lines = board.run_lines(2, "POLL")
-        assert ("HELLO", ["bridge-5", "2", "switched"]) in [(k, f) for _, k, f in decoded(lines)]
+        assert ("HELLO", ["bridge-6", "2", "switched"]) in [(k, f) for _, k, f in decoded(lines)]
         assert board.wdt_timeout_s is not None
 
 

@@ -70,7 +70,7 @@ def test_a_missing_bridge_is_explained():
 def test_emulated_bridge_table_runs_the_firmware_and_reports_it():
     code, text = run(profile=TABLES / "table-16pad.toml", emulate=True)
     assert code == 0
-    assert "firmware bridge-4 16 switched; chip versions by channel: 0=92" in text
+    assert "firmware bridge-5 16 switched; chip versions by channel: 0=92" in text
     assert "bridge: the firmware's fields are switched" in text
     assert "pad pad1: card 04D0C70A11E502 put down" in text and "0 lost, 0 garbled" in text
 

@@ -317,3 +317,33 @@ def test_the_profile_sets_the_spi_clock_and_the_driver_opens_the_bus_at_it(monke
     doc["reading"]["spi_hz"] = 20_000_000
     with pytest.raises(ProfileError, match="spi_hz must be a whole number of Hz from 100_000 to 10_000_000"):
         readers.reading_plan(parse_profile(doc, "t.toml"))
+
+
+def test_a_pad_coming_due_is_warmed_while_the_one_before_it_is_read_so_its_read_out_of_turn_starts_at_once():
+    """Switched fields: when a card's settle window is about to run out, its pad's field goes on while another
+    pad is read, so the out-of-turn read (poll_due) that counts the card does not wait out the 5.1 ms guard."""
+    from hardware.debounce import SETTLE_S
+    from hardware.emulator import ModelClock
+    from hardware.emulator.physics import Physics
+    from hardware.readers import GUARD_S, ReadingPlan
+    model = ModelClock(overshoot=None)
+    plan = ReadingPlan("switched", {p: (20.0 * i, 0.0) for i, p in enumerate("abcdefgh")}, "20 cm apart")
+    table = EmulatedTable(list("abcdefgh"), model=model, physics=Physics(ideal=True), plan=plan)
+    table.start(lambda ev: None)
+    a, b, h = (next(r for r in table.readers if r.pad == p) for p in "abh")    # h: beyond the warm-ahead of a
+    table.chips["h"].place(table.tag("04A1B2C3D4E5F6"))
+    table.poll_reader(h)
+    first = model.now
+    model.sleep(0.01)
+    began = model.now
+    table.poll_reader(h)                                   # read again within its window: it will come due
+    cold = model.now - began                               # its field off until now: the guard, then the frames
+    model.sleep(first + SETTLE_S - 0.005 - model.now)
+    assert not table.chips["h"].field_on
+    table.poll_reader(a, after=b)                          # h comes due during this read: its field goes on
+    assert table.chips["h"].field_on
+    model.sleep(max(0.0, first + SETTLE_S - model.now))
+    began = model.now
+    events = table.poll_due()
+    assert model.now - began < cold - 0.8 * GUARD_S         # the same frames, without the guard
+    assert [(e.pad, e.kind) for e in events] == [("h", SEEN)]
