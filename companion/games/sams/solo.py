@@ -77,7 +77,7 @@ def _solo_hand(state: State, action: Action) -> tuple[State, list]:
         raise IllegalAction("only the companion's seat has a hand pad")
     who = state["options"]["players"][solo["seat"]]
     if state["phase"] != "play":
-        raise IllegalAction(f"the round is scored: press Next before drawing for {who}")
+        raise IllegalAction(f"the round is scored: press Next round before drawing for {who}")
     if card not in BIT:
         raise IllegalAction("that is not one of the 36 numbered cards: put it back in the box")
     if not _missing(state):

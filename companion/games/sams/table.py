@@ -40,7 +40,7 @@ class SamsTable:
         if state["phase"] == "round_over":
             if card_id in BIT and BIT[card_id] & (state["discarded"] | state["on_table"]):
                 return None
-            raise _refusal(state, seat, lane, f"Round {state['round']} is scored: clear the table and press Next "
+            raise _refusal(state, seat, lane, f"Round {state['round']} is scored: clear the table and press Next round "
                                               "before playing {card}", card_id)
         if state["phase"] == "over":
             return None

@@ -36,7 +36,7 @@ class SamsView:
             if "solo" in state and state["solo"]["seat"] == to_play:
                 phase_label = solo_instruction(state)
         elif state["phase"] == "round_over":
-            phase_label = f"Round {state['round']} scored — clear the table and press Next"
+            phase_label = f"Round {state['round']} scored — clear the table and press Next round"
             awaiting = "confirm"
         else:
             phase_label = f"{players[state['winner']]} wins the game"
