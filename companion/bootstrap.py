@@ -181,13 +181,8 @@ def _start_xvfb() -> subprocess.Popen | None:
 
 
 def run_tests(pytest_args: list[str]) -> int:
-    """The README's test command: the whole suite on a virtual display.
-
-    With no arguments (the whole suite) it runs on two worker processes (pytest-xdist) where the
-    machine has two cores or more: tests/ui on one, in its usual order, everything else on the
-    other (tests/conftest.py); with arguments, exactly what they ask for."""
-    if not pytest_args and (os.cpu_count() or 1) >= 2:
-        pytest_args = ["-n", "2"]
+    """The README's test command: the whole suite on a virtual display (``-n 2``: on two
+    worker processes, tests/conftest.py)."""
     xvfb = _start_xvfb()
     # Under this command the UI tests must run: a missing display is a failure, never a skip.
     env = dict(os.environ, COMPANION_REQUIRE_UI="1", COMPANION_REQUIRE_MICROPYTHON="1")

@@ -1,6 +1,6 @@
 """Fixtures shared by every test directory, and what keeps the suite right on two xdist workers.
 
-``python3 -m companion test`` runs the whole suite on two processes (pytest-xdist; ``-n 2``).  Two things
+``python3 -m companion test -n 2`` runs the suite on two processes (pytest-xdist).  Two things
 make that safe:
 
 * The tests of ``tests/ui`` all run on one worker, in file order, exactly as in a serial run:

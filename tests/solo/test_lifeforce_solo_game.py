@@ -344,7 +344,9 @@ def test_undoing_a_tap_on_the_hand_pad_does_not_name_the_card(store):
     card = DECKS[SOLO][0]
     session.act({"type": "solo_hand", "seat": SOLO, "card": card})
     [undone] = session.public_events(session.undo())
-    assert "solo_hand" in undone["text"] and card not in undone["text"]
+    # in the shared screen's words: where the card went, face down, never which card it was
+    assert undone["text"].startswith("Undone: ") and "face down" in undone["text"]
+    assert card not in undone["text"] and ANIMALS[card].name not in undone["text"]
 
 
 def test_a_card_everybody_knows_on_the_companions_pad_is_refused_with_its_name(people):
