@@ -9,7 +9,8 @@ than ``lift_s`` — and decides by time alone, so every table (fields on or
 switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
 
 * **a card counts where it comes to rest**: ``seen`` once its run on a pad
-  spans ``settle_s`` (at least two reads that far apart).  A card dragged over
+  spans ``settle_s`` (at least two reads that far apart, with no departure
+  between them: :class:`_Run`'s stretch).  A card dragged over
   a pad is over it for less than that (docs/hardware/emulator.md, "Hands"), so
   a drag is played where it stops, not on every pad it crosses;
 * **a fumble is the same card staying**: a run survives gaps shorter than
