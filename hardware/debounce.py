@@ -9,8 +9,8 @@ than ``lift_s`` — and decides by time alone, so every table (fields on or
 switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
 
 * **a card counts where it comes to rest**: ``seen`` once its run on a pad
-  spans ``settle_s`` (at least two reads that far apart, with no departure
-  between them: :class:`_Run`'s stretch).  A card dragged over
+  spans ``settle_s`` (at least two reads that far apart, with no stay on another
+  pad between them: :class:`_Run`'s stretch).  A card dragged over
   a pad is over it for less than that (docs/hardware/emulator.md, "Hands"), so
   a drag is played where it stops, not on every pad it crosses;
 * **a fumble is the same card staying**: a run survives gaps shorter than
@@ -83,11 +83,13 @@ class Conflict:
 class _Run:
     """Reads of one UID on one pad with no gap longer than ``lift_s``.
 
-    ``since``/``steady``: where the latest stretch of it began and how many reads it holds — a
-    stretch ends when the pad has missed the card in two polls and for ``settle_s`` (it left the pad,
-    :meth:`Debouncer._left`).  Only a stretch can make a card rest: a card read while it crossed the
-    pad and then once more a moment later (a neighbour's tag heard through cross-talk, a nudge) was
-    not lying there in between, though the run survives the gap as a fumble's does.
+    ``since``/``steady``: where the latest stretch of it began and how many reads it holds — a new
+    stretch begins when the card is read again after the pad had missed it in two polls and for
+    ``settle_s`` (it left the pad, :meth:`Debouncer._left`) *and* it was reported on another pad
+    meanwhile.  Only a stretch can make a card rest: a card read while it crossed the pad, then at
+    rest on the next pad, then heard once more here (a neighbour's tag through cross-talk, a nudge)
+    was not lying here in between, though the run survives the gap.  A fumble on one pad keeps its
+    stretch (nothing else held the card), so it counts as soon as before.
     """
 
     __slots__ = ("first", "last", "reads", "missed", "since", "steady", "elsewhere")
@@ -140,8 +142,8 @@ class Debouncer:
                 if run is None or t - run.last > self.lift_s:
                     runs[uid] = _Run(t, elsewhere)
                 else:
-                    if self._left(run, t):
-                        run.since, run.steady, run.elsewhere = t, 0, elsewhere
+                    if elsewhere and self._left(run, t):
+                        run.since, run.steady, run.elsewhere = t, 0, True
                     run.last = t
                     run.reads += 1
                     run.steady += 1
