@@ -9,7 +9,8 @@ than ``lift_s`` — and decides by time alone, so every table (fields on or
 switched, 2 pads or 17, RC522s on the Pi or a bridge) behaves the same:
 
 * **a card counts where it comes to rest**: ``seen`` once its run on a pad
-  spans ``settle_s`` (at least two reads that far apart).  A card dragged over
+  spans ``settle_s`` (at least two reads that far apart, with no stay on another
+  pad between them: :class:`_Run`'s stretch).  A card dragged over
   a pad is over it for less than that (docs/hardware/emulator.md, "Hands"), so
   a drag is played where it stops, not on every pad it crosses;
 * **a fumble is the same card staying**: a run survives gaps shorter than
@@ -80,17 +81,28 @@ class Conflict:
 
 
 class _Run:
-    """Reads of one UID on one pad with no gap longer than ``lift_s``."""
+    """Reads of one UID on one pad with no gap longer than ``lift_s``.
 
-    __slots__ = ("first", "last", "reads", "missed")
+    ``since``/``steady``: where the latest stretch of it began and how many reads it holds — a new
+    stretch begins when the card is read again after the pad had missed it in two polls and for
+    ``settle_s`` (it left the pad, :meth:`Debouncer._left`) *and* it was reported on another pad
+    meanwhile.  Only a stretch can make a card rest: a card read while it crossed the pad, then at
+    rest on the next pad, then heard once more here (a neighbour's tag through cross-talk, a nudge)
+    was not lying here in between, though the run survives the gap.  A fumble on one pad keeps its
+    stretch (nothing else held the card), so it counts as soon as before.
+    """
 
-    def __init__(self, t: float):
-        self.first = self.last = t
-        self.reads = 1
+    __slots__ = ("first", "last", "reads", "missed", "since", "steady", "elsewhere")
+
+    def __init__(self, t: float, elsewhere: bool = False):
+        self.first = self.last = self.since = t
+        self.reads = self.steady = 1
         self.missed = 0          # polls of its pad since its last read that did not read it
+        self.elsewhere = elsewhere   # the stretch began while the card was reported on another pad
 
     def span(self) -> float:
-        return self.last - self.first
+        """How long the latest stretch of reads lasts."""
+        return self.last - self.since
 
 
 class Debouncer:
@@ -126,11 +138,15 @@ class Debouncer:
             runs = self._runs.setdefault(pad, {})
             for uid in uids:
                 run = runs.get(uid)
+                elsewhere = self._owner.get(uid, pad) != pad
                 if run is None or t - run.last > self.lift_s:
-                    runs[uid] = _Run(t)
+                    runs[uid] = _Run(t, elsewhere)
                 else:
+                    if elsewhere and self._left(run, t):
+                        run.since, run.steady, run.elsewhere = t, 0, True
                     run.last = t
                     run.reads += 1
+                    run.steady += 1
                     run.missed = 0
             for uid, run in runs.items():
                 if uid not in uids:
@@ -187,12 +203,14 @@ class Debouncer:
         """
         if uid in self._owner or any(uid in runs for runs in self._runs.values()):
             return []
-        if run.reads >= 2:
+        if run.steady >= 2:
             card_id = self._card_ids.get(uid)
             return [PadEvent(pad, uid, SEEN, t, card_id), PadEvent(pad, uid, GONE, t, card_id)]
         if (t - self._told.get(pad, float("-inf")) < NOTICE_AGAIN_S
                 or pad in self._unresolved or run.first - self._pile_seen.get(pad, float("-inf")) <= self.lift_s):
             return []                           # a card coming out of a pile or slap already told
+        if run.elsewhere:
+            return []                           # a lone read of a card lying on another pad: cross-talk, no tap
         self._told[pad] = t
         return [PadEvent(pad, "", UNREAD, t)]
 
@@ -250,7 +268,7 @@ class Debouncer:
             gone_from = [(p, r) for p, r in alive if self._left(r, t)]
             if len(gone_from) < len(alive):
                 alive = [(p, r) for p, r in alive if (p, r) not in gone_from]
-        resting = [(p, r) for p, r in alive if (r.reads >= 2 or not self.settle_s) and r.span() >= self.settle_s]
+        resting = [(p, r) for p, r in alive if (r.steady >= 2 or not self.settle_s) and r.span() >= self.settle_s]
         across = self._across(resting)
         if not across and resting:
             # read on another pad over the same time: it may lie across them, so wait until it rests on one
@@ -295,7 +313,7 @@ class Debouncer:
         """
         with self._lock:
             return sorted({p for p, runs in self._runs.items() for uid, r in runs.items()
-                           if self._owner.get(uid) != p and r.first + self.settle_s <= t
+                           if self._owner.get(uid) != p and r.since + self.settle_s <= t
                            and r.span() < self.settle_s and t - r.last <= self.settle_s})
 
     def _across(self, resting: list) -> list[str]:
