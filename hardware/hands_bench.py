@@ -365,6 +365,8 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1, kinds=GESTURES) -
     table, layout, bridge_pads = game_table(game, seed)
     debouncer = table.debouncer
     partial = os.environ.get("COMPANION_BENCH_PARTIAL")
+    if partial:
+        Path(partial).mkdir(parents=True, exist_ok=True)   # a folder it names is made, not a traceback
 
     def progress(counts):
         path = Path(partial) / f"hands-{game}.json"
