@@ -431,8 +431,16 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1, kinds=GESTURES) -
     return {"pads": len(table.pads), "fields": table.plan.fields, "bridge_pads": bridge_pads,
             "bridge_fields": pinmap_fields() if bridge_pads else None,
             "settle_ms": debouncer.settle_s * 1000, "lift_ms": debouncer.lift_s * 1000,
+            "read_round_ms": {host: round(read_round_s(cost) * 1000, 2) for host, cost in _hosts(table.pads, bridge_pads).items()},
             "modelled_s": round(_modelled(table), 1), "wall_s": round(time.perf_counter() - began, 1),
             "by_gesture": result}
+
+
+def _hosts(pads, bridge_pads) -> dict:
+    """Each host polling some of ``pads``, and its cost per SPI transaction (the Pi 4's; a bridge's RP2040)."""
+    from hardware.emulator.chip import HOST_OVERHEAD_S, RP2040_TRANSFER_S
+    return {**({"pi": HOST_OVERHEAD_S} if set(pads) - set(bridge_pads) else {}),
+            **({"bridge": RP2040_TRANSFER_S} if bridge_pads else {})}
 
 
 def _modelled(table) -> float:
