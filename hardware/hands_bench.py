@@ -22,9 +22,14 @@ would receive:
 * ``never_readable``: cards that never lay on their pad with fewer than two
   others (three stacked tags time out: physics.PILE_TAGS) — no reader can read
   them, so they can only be announced: the ceiling physics sets on ``missed``;
-  ``missed_split`` divides ``missed`` into those (``never_readable``) and
-  cards that were readable for a while but no poll of their pad read them
-  then (``readable_not_polled``: what a faster reader loop could still save);
+  ``missed_split`` divides ``missed`` into those (``never_readable``), cards
+  readable only for moments shorter than one read round of the host polling
+  their pad (``readable_too_briefly``: REQA, anticollision and SELECT of a
+  7-byte UID, :func:`read_round_s` — 5.8 ms on the modelled Pi 4, 6.3 ms on
+  the RP2040, about 4.1 ms of it air time — so no poll, whenever it began,
+  had the card for a whole round), and cards readable for a round or longer
+  that no poll of their pad read then (``readable_not_polled``: what a
+  faster reader loop could still save);
 * ``placement_to_event_ms``: from the card coming to rest on its pad (or, for
   a card under a pile, from when the pile above it came off; for a pile's card
   laid again after its notice, from that lay) to its zone entry (mean, p99, max).
@@ -37,6 +42,7 @@ unannounced pile stays missed.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from pathlib import Path
@@ -205,6 +211,7 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     pads = [p for p in layout.pad_to_zone if p in table.chips]
     positions = {p: table.plan.positions.get(p, (9.0 * i, -50.0)) for i, p in enumerate(table.pads)}
     hands = Hands(positions, {p: layout.mode_of(p) for p in pads}, seed=seed)
+    rounds = {p: read_round_s(table.chips[p].host_overhead) for p in pads}   # the Pi's, or the bridge's, cost
     players = _Players(pads, rng) if crowd == "players" else None
     state = TableState(layout, lambda uid: uid)
     entries: dict[str, list] = {}                  # uid → [(pad, t)] zone entries
@@ -253,7 +260,7 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         if progress is not None and min(made.values()) >= told + 10:
             told += 10
             over = max(b.model.now for b in buses) - settle - 1.0
-            progress(_count([g for g in done if g.end < over], entries, notices))
+            progress(_count([g for g in done if g.end < over], entries, notices, rounds))
         bus = min(buses, key=lambda b: b.model.now)   # the host that is behind polls next
         now = bus.model.now
         if min(made.values()) < gestures:
@@ -293,31 +300,75 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
     end = max(b.model.now for b in buses) + settle
     while min(b.model.now for b in buses) < end:
         min(buses, key=lambda b: b.model.now).step()
-    return _count(done, entries, notices)
+    return _count(done, entries, notices, rounds)
 
 
-def _readable_from(g, uid: str, pad: str, placed: float) -> float | None:
-    """When ``uid`` first lay on ``pad`` (from ``placed``) with too few cards there to make a pile; None: never.
+def read_round_s(host_overhead: float) -> float:
+    """The shortest time a card must lie readable for any poll to read it: one REQA, then anticollision
+    and SELECT at both cascade levels of a 7-byte UID (the NTAG21x stickers, the hands model's UIDs), up to
+    the last SAK — measured on one emulated RC522 at ``host_overhead`` a transaction, with ideal sleeps.
 
-    Three stacked tags time out whatever the reader does (physics.PILE_TAGS):
-    a card that only ever lay on a pile cannot be read by any table — it can
-    only be announced.
+    About 4.1 ms of it is air time at 106 kbit/s (REQA and ATQA 0.36 ms; per cascade level anticollision
+    0.72 ms and SELECT with its SAK 1.14 ms, each with the 86 µs reply delay), which no reader can shorten;
+    the rest is the host's SPI transactions (38).  A card readable for less than this was not there for
+    a whole round, whenever a poll began.
     """
+    return _read_round_s(round(host_overhead, 9))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_round_s(host_overhead: float) -> float:
+    from hardware.emulator.chip import EmulatedRC522, ModelClock
+    from hardware.emulator.tags import VirtualTag
+    from hardware.rc522.pcd import Pcd
+    from hardware.rc522.transport import Mfrc522Transport
+    clock = ModelClock(overshoot=None)
+    chip = EmulatedRC522(clock, host_overhead=host_overhead)
+    pcd = Pcd(Mfrc522Transport(chip, sleep=clock.sleep))
+    pcd.init()
+    chip.place(VirtualTag("04A0B1C2D3E4F5"))
+    clock.sleep(0.01)                        # powered up
+    began = clock.now
+    if pcd.request() is None or len(pcd.select_new()) != 7:
+        raise RuntimeError("the emulated RC522 did not read a lone 7-byte tag")
+    return clock.now - began
+
+
+def _readable_windows(g, uid: str, pad: str, placed: float) -> list[tuple[float, float]]:
+    """The stretches ``(from, to)`` in which ``uid`` lay on ``pad`` (from ``placed``) with too few cards there
+    to make a pile (three stacked tags time out whatever the reader does: physics.PILE_TAGS)."""
     on: set[str] = set()
-    moves = sorted((m for m in g.moves if m.pad == pad), key=lambda m: (m.t, m.on))
-    for i, m in enumerate(moves):
+    out, since = [], None
+    for m in sorted((m for m in g.moves if m.pad == pad), key=lambda m: (m.t, m.on)):
         (on.add if m.on else on.discard)(m.uid)
-        until = moves[i + 1].t if i + 1 < len(moves) else float("inf")
-        if uid in on and len(on) < PILE_TAGS and until > max(m.t, placed):
-            return max(m.t, placed)
-    return None
+        readable = uid in on and len(on) < PILE_TAGS
+        if readable and since is None:
+            since = m.t
+        elif not readable and since is not None:
+            out.append((since, m.t))
+            since = None
+    if since is not None:
+        out.append((since, float("inf")))
+    return [(max(a, placed), b) for a, b in out if b > max(a, placed)]
 
 
-def _count(done, entries, notices) -> dict:
+def _readable_from(g, uid: str, pad: str, placed: float, read_round: float = 0.0) -> float | None:
+    """When ``uid`` first lay on ``pad`` (from ``placed``) readable for at least ``read_round`` seconds
+    (:func:`read_round_s`; 0: for any time at all); None: never.
+
+    A card that only ever lay on a pile cannot be read by any table — it can
+    only be announced; nor can one readable only for moments shorter than a read round.
+    """
+    return next((a for a, b in _readable_windows(g, uid, pad, placed) if b - a >= read_round), None)
+
+
+def _count(done, entries, notices, read_round=None) -> dict:
+    """The counts per gesture kind; ``read_round``: pad → :func:`read_round_s` of the host polling it."""
+    read_round = read_round or {}
     out = {}
     for kind in {g.kind for g in done}:
         gs = [g for g in done if g.kind == kind]
-        played = missed = doubled = wrong = unread = announced = never = missed_readable = 0
+        played = missed = doubled = wrong = unread = announced = never = missed_readable = too_brief = 0
         latency = []
         for g in gs:
             for uid, pad, placed in g.plays:
@@ -332,6 +383,8 @@ def _count(done, entries, notices) -> dict:
                 readable = _readable_from(g, uid, pad, placed)
                 if readable is None:
                     never += 1
+                elif not got and _readable_from(g, uid, pad, placed, read_round.get(pad, 0.0)) is None:
+                    too_brief += 1
                 elif not got:
                     missed_readable += 1
                 if right:
@@ -343,7 +396,8 @@ def _count(done, entries, notices) -> dict:
                     if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
                         announced += 1
         out[kind] = {"gestures": len(gs), "played": played, "missed": missed,
-                     "missed_split": {"never_readable": missed - missed_readable, "readable_not_polled": missed_readable},
+                     "missed_split": {"never_readable": missed - missed_readable - too_brief,
+                                      "readable_too_briefly": too_brief, "readable_not_polled": missed_readable},
                      "doubled": doubled,
                      "wrong_zone": wrong, "unread": unread, "announced": announced, "never_readable": never,
                      "placement_to_event_ms": _ms(latency)}
@@ -377,8 +431,16 @@ def bench_game(game: str, gestures: int = 1000, seed: int = 1, kinds=GESTURES) -
     return {"pads": len(table.pads), "fields": table.plan.fields, "bridge_pads": bridge_pads,
             "bridge_fields": pinmap_fields() if bridge_pads else None,
             "settle_ms": debouncer.settle_s * 1000, "lift_ms": debouncer.lift_s * 1000,
+            "read_round_ms": {host: round(read_round_s(cost) * 1000, 2) for host, cost in _hosts(table.pads, bridge_pads).items()},
             "modelled_s": round(_modelled(table), 1), "wall_s": round(time.perf_counter() - began, 1),
             "by_gesture": result}
+
+
+def _hosts(pads, bridge_pads) -> dict:
+    """Each host polling some of ``pads``, and its cost per SPI transaction (the Pi 4's; a bridge's RP2040)."""
+    from hardware.emulator.chip import HOST_OVERHEAD_S, RP2040_TRANSFER_S
+    return {**({"pi": HOST_OVERHEAD_S} if set(pads) - set(bridge_pads) else {}),
+            **({"bridge": RP2040_TRANSFER_S} if bridge_pads else {})}
 
 
 def _modelled(table) -> float:

@@ -422,8 +422,8 @@ class PadReader:
             self._ready()
             last = self.known.to_confirm(True)
             arriving = self._arrived is not None and self.clock() - self._arrived < ARRIVALS_S
-            uids = self.pcd.inventory(self.known.to_confirm(self.switched), self.max_tags, powered_up=self.switched,
-                                      ask_twice=arriving)
+            uids = self.pcd.inventory(last, self.max_tags, powered_up=self.switched, ask_twice=arriving,
+                                      missing=() if self.switched else self.known.missing())
         except ReaderFault as exc:
             self._fail(exc)
             return self._try_recovery()

@@ -260,8 +260,9 @@ class Bridge:
             switched = self.fields == "switched"       # every tag starts this poll in IDLE (pcd.py)
             last = self.known[ch].to_confirm(True)
             arriving = self.arrived_at[ch] is not None and self._since(self.arrived_at[ch]) < ARRIVALS_US
-            uids = self.pcds[ch].inventory(self.known[ch].to_confirm(switched), powered_up=switched,
-                                           ask_twice=arriving)
+            # fields on: a tag missing since an earlier poll is asked once and wakes nobody (pcd.py)
+            uids = self.pcds[ch].inventory(last, powered_up=switched, ask_twice=arriving,
+                                           missing=() if switched else self.known[ch].missing())
             if self._ticks_us is not None and any(u not in last for u in uids):
                 self.arrived_at[ch] = self._ticks_us()
             unread = self.pcds[ch].unresolved

@@ -179,6 +179,10 @@ class KnownTags:
             return [uid for uid, missed in self.misses.items() if missed == 0]
         return list(self.misses)
 
+    def missing(self):
+        """The UIDs kept although the last poll did not read them (a field left on: see :meth:`Pcd.inventory`)."""
+        return [uid for uid, missed in self.misses.items() if missed > 0]
+
     def update(self, found, unresolved=False):
         """After a poll that found ``found``.  ``unresolved`` (a pile hid the pad): no tag missed anything — the
         cards under the pile lie there still, HALTed with the field on, and only a confirm's WUPA finds them."""
@@ -468,7 +472,7 @@ class Pcd:
             return True
         return False
 
-    def inventory(self, known=(), limit=8, powered_up=False, ask_twice=False):
+    def inventory(self, known=(), limit=8, powered_up=False, ask_twice=False, missing=()):
         """Every tag on the pad: ``known`` UIDs (bytes) confirmed, new ones discovered; a list of UIDs.
 
         On a pad that had no tags, discovery starts with WUPA rather than REQA,
@@ -479,19 +483,28 @@ class Pcd:
         confirm attempt each, and discovery by REQA (see the module's docstring).
         ``ask_twice``: cards are arriving on this pad (a slap), so beside exactly
         one card a silent REQA is asked once more — a second card stacked on the
-        first is detuned and now and then sits out a round.
+        first is detuned and now and then sits out a round.  ``missing``: UIDs
+        kept although the last poll did not read them (a field left on): each is
+        asked once, and its silence wakes nobody — it most likely left, and one
+        still lying there is HALTed, so that one WUPA and SELECT find it.
         """
         found = []
         self._unselectable = False
         for uid in known:
             if self.confirm(uid, 1 if powered_up else None):
                 found.append(bytes(uid))
+        lost = len(found) < len(known)
+        for uid in missing:
+            if self.confirm(uid, 1):
+                found.append(bytes(uid))
         confirmed = len(found)
         failures = 0
-        # WUPA (not REQA) when the pad had no tags, or when a known tag did not answer: cards that went
-        # quiet under a pile are HALTed, and only WUPA lets them show that something is still there (with
-        # the field just switched on nothing lies in HALT but what this poll has confirmed)
-        wake_up = not known or (len(found) < len(known) and not powered_up)
+        # WUPA (not REQA) when the pad had no tags, or when a tag read in the last poll did not answer: cards
+        # that went quiet under a pile are HALTed, and only WUPA lets them show that something is still there
+        # (with the field just switched on nothing lies in HALT but what this poll has confirmed).  A tag
+        # missing since an earlier poll does not: the WUPA would wake every card confirmed above, to be read
+        # through anticollision once more, in each poll until it is forgotten (KnownTags.keep)
+        wake_up = not known or (lost and not powered_up)
         self.unresolved = False
         quiet = 0
         # tags left READY by a failed anticollision — in this poll, or at the end of the last one (a pile) —

@@ -279,3 +279,44 @@ def test_a_pad_asks_a_silent_request_twice_only_while_cards_arrive_on_it():
     sent.clear()
     reader.poll()
     assert sent.count(REQA) == 1
+
+
+def test_a_field_left_on_asks_a_card_gone_since_an_earlier_poll_once_and_does_not_read_the_others_again():
+    """PadReader, fields on (Lifeforce's table): a card that left is tried three times in the first poll that
+    misses it, as ever; in the polls after (KnownTags keeps it for eight) it is asked once, and its silence
+    wakes nobody — a WUPA would wake the card still lying there, to be read through anticollision again in
+    every poll (issue 23: a slapped pad's polls took 25-35 ms, the six-pad cycle up to 135 ms, and slapped
+    cards readable for 70-190 ms were missed).  A card that comes back is still found by that one WUPA."""
+    from hardware.emulator import ModelClock
+    from hardware.emulator.physics import Physics
+    from hardware.emulator.table import EmulatedTable
+    from hardware.rc522.pcd import REQA, WUPA
+    from hardware.readers import ReadingPlan
+    model = ModelClock(overshoot=None)
+    table = EmulatedTable(["a"], model=model, physics=Physics(ideal=True), plan=ReadingPlan("on", {}, "test"))
+    table.start(lambda ev: None)
+    (reader,) = table.readers
+    assert not reader.switched
+    stay, leave = table.tag("04A1B2C3D4E5F6"), table.tag("04A1B2C3D4E5F7")   # one CL1 part, as off one roll
+    table.chips["a"].place(stay)
+    table.chips["a"].place(leave)
+    assert sorted(reader.poll()) == [stay.uid_hex, leave.uid_hex]
+    table.chips["a"].remove(leave)
+    sent = []
+    transceive = reader.pcd.transceive
+
+    def spy(data, *args, **kwargs):
+        sent.append((data[0], data[1] if len(data) > 1 else None))
+        return transceive(data, *args, **kwargs)
+    reader.pcd.transceive = spy
+    assert reader.poll() == [stay.uid_hex]
+    assert [f for f, _ in sent].count(WUPA) == 1 + 3 + 1            # the card there, three tries, discovery
+    for _ in range(3):
+        sent.clear()
+        assert reader.poll() == [stay.uid_hex]
+        assert [f for f, _ in sent].count(WUPA) == 2                # the card there, one try for the one gone
+        assert sent[-1] == (REQA, None)                             # discovery by REQA
+        assert not [f for f in sent if f[1] == 0x20]                # no anticollision: nobody read twice
+    table.chips["a"].place(leave)
+    assert sorted(reader.poll()) == [stay.uid_hex, leave.uid_hex]   # back: its one WUPA finds it
+    table.close()

@@ -177,3 +177,33 @@ def test_the_bench_crowd_is_two_players_taking_turns_with_at_most_four_hands():
         busy_max = max(busy_max, sum(1 for until in players.free_at.values() if until > t))
     assert busy_max <= 4 and min(mains.values()) > 0.3 * sum(mains.values())
     assert together.count(1) > 0.6 * len(together) and max(together) <= 3
+
+
+def test_the_bench_tells_a_card_readable_too_briefly_for_any_read_round_from_one_the_reader_did_not_poll():
+    """``companion bench hands`` splits a missed card three ways (hardware/hands_bench.py): never readable
+    (only ever on a pile of three), readable only for moments shorter than one read round of the host that
+    polls its pad (REQA, anticollision and SELECT of a 7-byte UID: no poll had it for a whole round), and
+    readable for a round or longer but not polled then.  The round is measured on the emulated RC522 at the
+    host's cost per transfer, above the ~4.1 ms of air time no reader can shorten."""
+    from hardware.emulator.chip import HOST_OVERHEAD_S, RP2040_TRANSFER_S
+    from hardware.emulator.hands import Gesture, Move
+    from hardware.hands_bench import _count, read_round_s
+
+    pi, pico = read_round_s(HOST_OVERHEAD_S), read_round_s(RP2040_TRANSFER_S)
+    assert 4.1e-3 < pi < pico < 7e-3
+
+    def slap(gap_ms: float) -> Gesture:
+        """Three cards on pad p; the third (on top of the pile) slid off ``gap_ms`` after the first, then the second."""
+        a, b, c = "A", "B", "C"
+        moves = [Move(0.0, "p", a, True), Move(0.12, "p", b, True), Move(0.24, "p", c, True),
+                 Move(0.40, "p", a, False), Move(0.40 + gap_ms / 1000, "p", c, False), Move(0.45, "p", b, False)]
+        return Gesture("slap", 0.0, 0.5, moves, [(a, "p", 0.0), (b, "p", 0.12), (c, "p", 0.24)])
+
+    entries = {"A": [("p", 0.1)], "B": [("p", 0.2)]}            # C, the top card, never entered its zone
+    for gap_ms, where in ((0.0, "never_readable"), (3.0, "readable_too_briefly"), (20.0, "readable_not_polled")):
+        counts = _count([slap(gap_ms)], entries, {}, {"p": pi})["slap"]
+        assert counts["missed"] == 1 and counts["missed_split"][where] == 1, (gap_ms, counts["missed_split"])
+        assert sum(counts["missed_split"].values()) == 1
+    # the same 6 ms: readable long enough for the Pi's round, not for the RP2040's
+    assert _count([slap(6.0)], entries, {}, {"p": pi})["slap"]["missed_split"]["readable_not_polled"] == 1
+    assert _count([slap(6.0)], entries, {}, {"p": pico})["slap"]["missed_split"]["readable_too_briefly"] == 1
