@@ -14,7 +14,7 @@ from companion.engine import Rng
 from ui import harness
 
 from .driver import do, place, result_open, table_screen
-from .layout_checks import all_problems, overlap_problems, overlay_problems, text_problems
+from .layout_checks import all_problems, feed_problems, overlap_problems, overlay_problems, text_problems
 from .test_tables import start
 
 GAMES = [("sams", 3, 40), ("lifeforce", 3, 30), ("vitaluna", 5, 40), ("territory", 2, 90), ("arcmage", 4, 60)]
@@ -26,17 +26,30 @@ def resize(size):
     harness.frames(4)
 
 
-def problems_now(app, size):
+def problems_now(app, size, said=()):
     screen = table_screen(app)
-    found = all_problems(screen, app.fscale) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    found = all_problems(screen, app.fscale) if size == (800, 480) else \
+        text_problems(screen) + overlap_problems(screen) + feed_problems(screen, list(said))
     found += overlay_problems(screen)
     return [f"{size[0]}x{size[1]}: {p}" for p in found]
 
 
+def heard(session) -> list[str]:
+    """Every sentence the shared screen says as the game goes on (what the feed tells), in order."""
+    from ui.tables.generic import BANNER_EVENTS
+    said: list[str] = []
+    session.subscribe(lambda _s, events: said.extend(
+        e["text"] for e in session.public_events(events)
+        if e.get("text") and e.get("type") not in BANNER_EVENTS and e.get("type") != "undone"))
+    return said
+
+
 def play_checking(app, game, seed, steps, big_every=BIG_EVERY):
-    """Play ``steps`` seeded random actions through the screen, checking the layout before each."""
+    """Play ``steps`` seeded random actions through the screen, checking the layout before each;
+    every ``big_every`` steps at 1280×800 too, the feed in its strip with the log's last entries."""
     session = start(app, game)
     screen = table_screen(app)
+    said = heard(session)
     rng = Rng(seed)
     primary_at = None
     try:
@@ -49,7 +62,7 @@ def play_checking(app, game, seed, steps, big_every=BIG_EVERY):
             found = problems_now(app, (800, 480))
             if big_every and step % big_every == 0:
                 resize((1280, 800))
-                found += problems_now(app, (1280, 800))
+                found += problems_now(app, (1280, 800), said)
                 resize((800, 480))
             assert not found, f"{game}, text size {app.fscale}, step {step}:\n" + "\n".join(found[:8])
             where = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) + tuple(screen.ids.primary.size)
