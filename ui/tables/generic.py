@@ -15,7 +15,9 @@ Everything comes from the engine contract (see :mod:`companion.engine`):
   marks the winning zone with its reason; a rejected scan is a banner.
 
 The screen is a FloatLayout: banners, the feed and the simulated table's hint
-lie *over* the board, so no zone moves when a message appears.  Sizes follow
+lie *over* the board, so no zone moves when a message appears; in a window tall
+enough the feed has a strip of its own under the board instead, given up once
+when the window is laid out (:meth:`TableScreen.feed_strip_for`).  Sizes follow
 ``app.fscale`` (the text size), so a bigger window gives the board more room
 and the labels more words, not bigger letters.
 """
@@ -676,7 +678,7 @@ class TableScreen(Screen):
         below what is checked to fit, and a 800×480 window keeps the feed over the board.  The
         strip holds ``Feed.MAX_STRIP_LINES`` lines of text (fewer when that is all the room left),
         and is taken only for at least the three entries the feed shows over the board.  At
-        1280×800 that is five lines at every text size (121 px at the design size, 152 at the
+        1280×800 that is five lines at every text size (121 px at the design size, 156 at the
         largest)."""
         line = measure("•", theme.FONT_BODY * fs, False, None)[1]
         frame = 16 * fs                     # the feed's own margins (12) and the gap above it (4)

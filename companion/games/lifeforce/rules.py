@@ -554,7 +554,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         winner = None if pg or t0 == t1 else (0 if t0 > t1 else 1)
         # the dicts event() makes, written out: a random game resolves ~34 duels
         events = [{"battle": battle, "duel": n, "strength": [s0, s1], "totals": totals, "type": "duel",
-                   "text": f"Battle {battle}, duel {n}: {duel_text}"}]
+                   "zones": [*ATTACKER_ZONE], "text": f"Battle {battle}, duel {n}: {duel_text}"}]
         new = state.copy()
         if winner is None:
             if pg_stalemate:
