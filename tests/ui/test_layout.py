@@ -350,9 +350,11 @@ def test_the_feeds_strip_keeps_the_log_and_what_now_gives_it_back(home):
     try:
         resize((1280, 800))
         assert screen.feed_strip > 0
+        before = zone_places(screen)
         for zone, card in (("0.lane1", "sams.7h"), ("1.lane1", "sams.6s"), ("0.lane2", "sams.4s")):
             place(app, zone, card)
         harness.frames(2)
+        assert zone_places(screen) == before, "a zone moved when the feed spoke"
         assert not feed_problems(screen, said), feed_problems(screen, said)
         assert screen.ids.feed.lines[-1] == "North opens lane 2 with 4♠"
         harness.tap(screen.ids.status)
