@@ -670,7 +670,7 @@ class SimCard(Button):
             sx, sy = touch.ud["sim_card_start"]
             if abs(x - sx) + abs(y - sy) < DRAG_DISTANCE:
                 return True
-            self._ghost = CardChip(text=self.panel.screen.controller.card_text(self.card_id))
+            self._ghost = _ghost(self.panel.screen.controller.card_text(self.card_id))
             Window.add_widget(self._ghost)
         self._ghost.center = (x, y)
         return True
@@ -693,6 +693,17 @@ class SimCard(Button):
         if zone is not None:
             screen.controller.sim_place(zone.zone_id, self.card_id)
         return True
+
+
+def _ghost(text: str) -> CardChip:
+    """The chip that follows a dragged card: the body text, sized to its words (a chip in a zone
+    is sized by its zone's ``ChipArea``)."""
+    app = App.get_running_app()
+    fs = app.fscale if app else 1.0
+    chip = CardChip(text=text, font_size=theme.FONT_BODY * fs)
+    chip.texture_update()
+    chip.size = (max(chip.texture_size[0] + 10 * fs, 30 * fs), 30 * fs)
+    return chip
 
 
 def _window_pos(touch) -> tuple[float, float]:

@@ -528,24 +528,38 @@ def notes_of_a_new_move() -> None:
 
 
 class Feed(Label):
-    """The last few things that happened, laid over the middle of the board for a few seconds.
+    """The last few things that happened: in a strip of its own under the board when the window
+    has room for one (``strip``, its height: it stays, the log's last entries), else laid over the
+    board for a few seconds, away from what it tells of.
 
     Touches go through it to the zones below: it never stands between a finger and a zone.
     """
 
     lines = ListProperty()
     shown = BooleanProperty(False)
+    #: its height in its own strip under the board (0: it lies over the board)
+    strip = NumericProperty(0)
+    #: entries over the board; lines of text in its strip (whole entries, as many as fit)
     MAX_LINES = 3
+    MAX_STRIP_LINES = 5
     _hide_event = None
 
-    def add(self, texts: list[str], seconds: float = 5.0) -> None:
+    def add(self, texts: list[str], seconds: float | None = 5.0) -> None:
+        """Show ``texts`` after the lines shown; ``seconds`` later it hides (None: it stays)."""
         if not texts:
             return
-        self.lines = (list(self.lines) + list(texts))[-self.MAX_LINES:]
+        self.show((list(self.lines) + list(texts))[-(self.MAX_STRIP_LINES if self.strip else self.MAX_LINES):],
+                  seconds)
+
+    def show(self, lines: list[str], seconds: float | None = 5.0) -> None:
+        """Show exactly ``lines``; ``seconds`` later it hides (None: it stays)."""
+        self.lines = list(lines)
         self.shown = True
         if self._hide_event is not None:
             self._hide_event.cancel()
-        self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
+            self._hide_event = None
+        if seconds is not None:
+            self._hide_event = Clock.schedule_once(lambda _dt: self.hide(), seconds)
 
     def hide(self) -> None:
         if self.shown:

@@ -48,6 +48,11 @@ def app(tmp_path_factory):
     with open_road(outputs) as road:      # the composition root's road, as `companion run` opens it
         application = uiapp.make_app(config, open_table_source(config), outputs, road)
         application._run_prepare()        # App.run() without the blocking loop: tests drive the frames
+        # The test modules import Kivy's window when they are collected, before configure_kivy: it
+        # opened at Kivy's default 800×600, and a test run alone ran at that size (in file order an
+        # earlier test's resize had set 800×480: territory-2-90 at text size 1.3 failed only alone).
+        from kivy.core.window import Window
+        Window.size = (800, 480)
         from ui import harness
         harness.frames(3)
         yield application

@@ -188,3 +188,13 @@ def put(app, zone: str, card_id: str) -> None:
     pad = app.controller.session.table.layout.pads_of(zone)[0]
     source.place(pad, free_copy(card_id, {u for uids in source.on_pad.values() for u in uids}))
     harness.frames(1)
+
+
+def heard(session) -> list[str]:
+    """Every sentence the shared screen says as the game goes on (what the feed tells), in order."""
+    from ui.tables.generic import BANNER_EVENTS
+    said: list[str] = []
+    session.subscribe(lambda _s, events: said.extend(
+        e["text"] for e in session.public_events(events)
+        if e.get("text") and e.get("type") not in BANNER_EVENTS and e.get("type") != "undone"))
+    return said

@@ -163,3 +163,40 @@ def overlay_problems(screen) -> list[str]:
 
 def all_problems(root, fscale: float = 1.0) -> list[str]:
     return text_problems(root) + overlap_problems(root) + size_problems(root, fscale)
+
+
+def feed_problems(screen, said: list[str]) -> list[str]:
+    """In a window with room for it (1280×800) the feed lies in its own strip under the board: over
+    no zone and no counter row at all, beside the card drawer, and it reads as the log's last
+    entries — at least the three the feed shows over the board (all there are when fewer), each
+    whole under its bullet (the beginning of its sentence on one line, or the whole sentence),
+    ``said`` (every sentence the table said, in order) ending with them, and all inside the strip."""
+    from kivy.core.window import Window
+    from ui.widgets import CounterBox, ZoneBox
+    feed = screen.ids.feed
+    if not feed.strip:
+        return [f"the feed has no strip of its own at {Window.width}×{Window.height}"]
+    out = []
+    where = _rect(feed)
+    if where[2] > Window.width - screen.drawer_width + SLACK or where[1] < _rect(screen.ids.bottom)[3] - SLACK:
+        out.append(f"the feed {where} is not between the bottom bar and the board, beside the drawer")
+    covered = [w for w in _widgets(screen.ids.board) if isinstance(w, (ZoneBox, CounterBox)) and visible(w)
+               and _overlap(where, _rect(w))]
+    out += [f"the feed lies over {getattr(w, 'zone_id', '') or getattr(w, 'counter_id', '') or _name(w)}"
+            for w in covered]
+    shown = feed.text.split("\n") if feed.text else []
+    if not all(line.startswith("• ") for line in shown):
+        out.append(f"a feed line without its bullet: {shown}")
+    lines = [line[2:] for line in shown]
+    if len(lines) < min(3, len(said)):
+        out.append(f"the feed shows {len(lines)} entries of {len(said)}: {lines}")
+    last = said[len(said) - len(lines):] if lines else []
+    for line, text in zip(lines, last):
+        if not text.startswith(line):
+            out.append(f"the feed shows {line!r} where the log's entry is {text!r} (the last: {said[-3:]})")
+    core = CoreLabel(text=feed.text, font_size=feed.font_size, bold=feed.bold, text_size=(feed.text_size[0], None))
+    core.render()
+    if core._internal_size[1] > feed.height - 12 * screen.fs() + SLACK:
+        out.append(f"the feed's {len(lines)} entries need {core._internal_size[1]:.0f} px, its strip has "
+                   f"{feed.height - 12 * screen.fs():.0f}")
+    return out

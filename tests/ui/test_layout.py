@@ -4,8 +4,10 @@ Each game is played through the screen (cards on the simulated table's pads,
 touches on buttons) from a fixed seed; after every step the table screen is
 checked at 800×480 — every label's text whole inside its box, no two widgets
 of a layout overlapping, text ≥ 18 px, counters ≥ 40 px, touch targets ≥ 48
-px — and every few steps at 1280×800 too; no zone's note and not the feed lies over a
-counter (issue 25).  The confirm button must keep its place all game long.
+px — and every few steps at 1280×800 too (and a game's first actions at
+1280×800 at the largest text size); no zone's note and not the feed lies over a counter (issue 25), and at 1280×800 the
+feed lies in its own strip under the board, over no zone at all, showing the
+log's last entries.  The confirm button must keep its place all game long.
 """
 import pytest
 from kivy.core.window import Window
@@ -13,8 +15,8 @@ from kivy.core.window import Window
 from companion.engine import Rng
 from ui import harness
 
-from .driver import do, place, result_open, table_screen
-from .layout_checks import all_problems, overlap_problems, overlay_problems, text_problems
+from .driver import do, heard, place, result_open, table_screen
+from .layout_checks import all_problems, feed_problems, overlap_problems, overlay_problems, text_problems
 from .test_tables import start
 
 GAMES = [("sams", 3, 40), ("lifeforce", 3, 30), ("vitaluna", 5, 40), ("territory", 2, 90), ("arcmage", 4, 60)]
@@ -26,17 +28,20 @@ def resize(size):
     harness.frames(4)
 
 
-def problems_now(app, size):
+def problems_now(app, size, said=()):
     screen = table_screen(app)
-    found = all_problems(screen, app.fscale) if size == (800, 480) else text_problems(screen) + overlap_problems(screen)
+    found = all_problems(screen, app.fscale) if size == (800, 480) else \
+        text_problems(screen) + overlap_problems(screen) + feed_problems(screen, list(said))
     found += overlay_problems(screen)
     return [f"{size[0]}x{size[1]}: {p}" for p in found]
 
 
 def play_checking(app, game, seed, steps, big_every=BIG_EVERY):
-    """Play ``steps`` seeded random actions through the screen, checking the layout before each."""
+    """Play ``steps`` seeded random actions through the screen, checking the layout before each;
+    every ``big_every`` steps at 1280×800 too, the feed in its strip with the log's last entries."""
     session = start(app, game)
     screen = table_screen(app)
+    said = heard(session)
     rng = Rng(seed)
     primary_at = None
     try:
@@ -49,7 +54,7 @@ def play_checking(app, game, seed, steps, big_every=BIG_EVERY):
             found = problems_now(app, (800, 480))
             if big_every and step % big_every == 0:
                 resize((1280, 800))
-                found += problems_now(app, (1280, 800))
+                found += problems_now(app, (1280, 800), said)
                 resize((800, 480))
             assert not found, f"{game}, text size {app.fscale}, step {step}:\n" + "\n".join(found[:8])
             where = tuple(screen.ids.primary.to_window(*screen.ids.primary.pos)) + tuple(screen.ids.primary.size)
@@ -76,6 +81,33 @@ def test_the_largest_text_size_fits_at_800x480(home, game, seed, steps):
     finally:
         theme.set_text_scale(1.0)
         harness.frames(3)
+
+
+@pytest.mark.parametrize("game, seed, steps", GAMES)
+def test_at_1280x800_the_largest_text_size_keeps_the_feed_in_its_strip(home, game, seed, steps):
+    """Issue 25: a game started at 1280×800 at the largest text size: its feed has its strip (five
+    lines, 156 px) and the board what is left; for its first eight actions every label is whole,
+    nothing overlaps, and the feed covers no zone and no counter row and shows the log's last entries."""
+    from ui import theme
+    theme.set_text_scale(max(theme.TEXT_SCALES))
+    resize((1280, 800))
+    try:
+        session = start(home, game)
+        screen = table_screen(home)
+        said = heard(session)
+        rng = Rng(seed)
+        for step in range(8):
+            if result_open(home):
+                screen.result_view.dismiss()
+                harness.frames(2)
+            if session.rules.is_over(session.state):
+                break
+            found = problems_now(home, (1280, 800), said)
+            assert not found, f"{game}, step {step}:\n" + "\n".join(found[:8])
+            do(home, session.rules.random_action(session.state, rng))
+    finally:
+        theme.set_text_scale(1.0)
+        resize((800, 480))
 
 
 def zone_places(screen):
@@ -303,3 +335,40 @@ def test_a_note_on_a_zone_with_counters_leaves_them_in_sight_at_both_sizes(home,
             assert str(hp.value) in harness.texts(box)
     finally:
         resize((800, 480))
+
+
+def test_the_feeds_strip_keeps_the_log_and_what_now_gives_it_back(home):
+    """Issue 25: at 1280×800 the feed has a strip of its own (800×480 has no room: none there) that
+    shows the log's last entries and stays; "what now?" (a touch on the status line) takes it for a
+    while and the next move gives it back; after an undo it shows what the log shows."""
+    from ui.controller import public_history
+    app = home
+    session = start(app, "sams")
+    screen = table_screen(app)
+    assert screen.feed_strip == 0
+    said = heard(session)
+    try:
+        resize((1280, 800))
+        assert screen.feed_strip > 0
+        before = zone_places(screen)
+        for zone, card in (("0.lane1", "sams.7h"), ("1.lane1", "sams.6s"), ("0.lane2", "sams.4s")):
+            place(app, zone, card)
+        harness.frames(2)
+        assert zone_places(screen) == before, "a zone moved when the feed spoke"
+        assert not feed_problems(screen, said), feed_problems(screen, said)
+        assert screen.ids.feed.lines[-1] == "North opens lane 2 with 4♠"
+        harness.tap(screen.ids.status)
+        assert screen.ids.feed.lines[0].startswith("Now: ")
+        place(app, "1.lane2", "sams.5s")
+        harness.frames(2)
+        assert not any(line.startswith("Now: ") for line in screen.ids.feed.lines)
+        assert not feed_problems(screen, said), feed_problems(screen, said)
+        harness.tap(harness.button("Undo"))
+        harness.frames(2)
+        logged = [text for _action, text in public_history(session)]
+        lines = screen.ids.feed.lines
+        assert len(lines) == min(len(logged), 5) and all(t.startswith(l) for l, t in zip(lines, logged[-len(lines):]))
+        assert not any("lane 2 with 5♠" in line for line in lines)
+    finally:
+        resize((800, 480))
+    assert screen.feed_strip == 0

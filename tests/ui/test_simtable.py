@@ -15,8 +15,8 @@ from kivy.input.providers.mouse import MouseMotionEvent
 from ui import harness
 from ui.simtable import open_panel
 
-from .driver import do, table_screen
-from .layout_checks import all_problems, overlap_problems, text_problems
+from .driver import do, heard, table_screen
+from .layout_checks import all_problems, feed_problems, overlap_problems, text_problems
 from .test_tables import start
 
 
@@ -131,10 +131,17 @@ def test_a_seats_deck_and_a_panel_that_covers_nothing_it_feeds_at_both_sizes(hom
         harness.tap(harness.button("North's deck"))
         assert not uncovered(screen, panel)
         panel.choose_deck("Playable now")
+        # the feed in its strip beside the drawer, under no zone, with what was just done
+        said = heard(session)
+        do(app, {"type": "first_attacker", "seat": 0})
+        animal = next(c for c in panel.hand() if panel.zones_for(c.id))
+        harness.tap(card_button(panel, animal.id))              # the empty attacker pad takes it: one touch
+        harness.frames(3)
+        assert len(said) >= 2 and not overlaps(rect(panel), rect(screen.ids.feed))
+        assert not feed_problems(screen, said), feed_problems(screen, said)
         _Window.size = (800, 480)              # the drawer becomes a tray
         harness.frames(4)
         assert panel.tray and screen.tray_height > 0 and screen.drawer_width == 0
-        do(app, {"type": "first_attacker", "seat": 0})
         for step in range(6):                   # a battle's plays: the animal, its supports
             harness.frames(2)
             assert not uncovered(screen, panel), (step, uncovered(screen, panel))

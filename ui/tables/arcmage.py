@@ -128,9 +128,9 @@ class ArcmageTable(TableScreen):
             zones.append(f"{seat}.{ev['domain']}")
         elif kind in ("enter", "move") and ev.get("to") in DOMAINS + ("front",):
             zones.append(f"{seat}.{ev['to']}")
-        elif kind in ("attack", "block", "equip", "spell"):
+        elif kind in ("attack", "block", "equip", "spell", "dropped"):
             zones.append(f"{seat}.front")
-        elif kind in ("region_damage", "region_revealed", "region_lost"):
+        elif kind in ("region_damage", "region_revealed", "region_lost", "chapter"):
             zones.append(f"{seat}.region")
         return [z for z in dict.fromkeys(zones)]
 

@@ -15,7 +15,9 @@ Everything comes from the engine contract (see :mod:`companion.engine`):
   marks the winning zone with its reason; a rejected scan is a banner.
 
 The screen is a FloatLayout: banners, the feed and the simulated table's hint
-lie *over* the board, so no zone moves when a message appears.  Sizes follow
+lie *over* the board, so no zone moves when a message appears; in a window tall
+enough the feed has a strip of its own under the board instead, given up once
+when the window is laid out (:meth:`TableScreen.feed_strip_for`).  Sizes follow
 ``app.fscale`` (the text size), so a bigger window gives the board more room
 and the labels more words, not bigger letters.
 """
@@ -33,7 +35,7 @@ from companion.engine import Zone
 from ui import theme
 from ui.confirm import forget, second_tap
 from ui.kv import load_kv
-from ui.widgets import CounterBox, FitButton, FitLabel, ZoneBox, forget_measures, measure, notes_of_a_new_move
+from ui.widgets import CounterBox, Feed, FitButton, FitLabel, ZoneBox, forget_measures, measure, notes_of_a_new_move
 
 MAX_ACTION_BUTTONS = 3          # besides the confirm button
 RESULT_EVENTS = ("battle_result", "game_over")
@@ -90,8 +92,17 @@ class TableScreen(Screen):
     session = None
     #: the simulated table's card panel (:func:`ui.simtable.open_panel`), made when first opened
     _sim_panel = None
-    #: the zones each line of the feed tells of, line by line (:meth:`say`)
+    #: the height of the feed's own strip under the board (0: it lies over the board), from the
+    #: window's height (:meth:`feed_strip_for`, generic.kv)
+    feed_strip = NumericProperty(0)
+    #: the feed's last entries, whole sentences (:meth:`say`), and the zones each tells of
+    _feed_texts: list = []
     _feed_told: list = []
+    #: its entries are said whole ("what now?")
+    _feed_whole = False
+    #: the log's entries while "what now?" is in the feed, and its end
+    _feed_aside = None
+    _what_now_event = None
     #: the on-screen keyboard for the panel's search (:meth:`search_keyboard`), made when first needed
     _keyboard = None
 
@@ -110,6 +121,7 @@ class TableScreen(Screen):
         self._shown_actions = None
         self._spare_buttons: list[FitButton] = []   # action buttons not shown now, kept for the next actions
         self._board_for: tuple | None = None        # the game, options and text size the board was built for
+        self._feed_fits: dict = {}                  # each entry's line in the feed at a width (:meth:`_fitted`)
 
     # ---- life cycle ----------------------------------------------------------------
     def attach(self, controller, session) -> None:
@@ -134,6 +146,11 @@ class TableScreen(Screen):
             self.build_board(self.ids.board)
             self._board_for = self._board_key(session)
         self.refresh()
+        if self.feed_strip and session.actions:
+            # a resumed game: its strip shows the log's last entries, as it did
+            from ui.controller import public_history
+            self.say([line for _action, line in public_history(session)[-self.ids.feed.MAX_STRIP_LINES:]],
+                     zones=[], fresh=True)
 
     def fits(self, session) -> bool:
         """Whether this table's board was built for a game like ``session``'s: it then shows that
@@ -168,9 +185,11 @@ class TableScreen(Screen):
                 box.outcome, box.reason = "", []
         for counter in self.counter_boxes.values():      # a counter the next game does not keep yet
             counter.value, counter.title, counter.owner = 0, "", ""
+        self._end_what_now()
         self.ids.feed.hide()
         self.ids.feed.lines = []
-        self._feed_told = []
+        self._feed_texts, self._feed_told, self._feed_whole = [], [], False
+        self._feed_fits.clear()
         self.feed_place = "middle centre"
         self.ids.banner.hide()
         self.last_event, self.status_choices = "", []
@@ -543,7 +562,7 @@ class TableScreen(Screen):
         self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
         lines = public_history(self.session) if self.session is not None else []
         # the feed tells what the log tells now: what was undone is gone from it too
-        self.say([line for _action, line in lines[-self.ids.feed.MAX_LINES:]], zones=[], fresh=True)
+        self.say([line for _action, line in lines[-self.ids.feed.MAX_STRIP_LINES:]], zones=[], fresh=True)
         self.set_status(lines[-1][1] if lines else "")
 
     def say(self, texts: list[str], zones: list[str], fresh: bool = False, whole: bool = False,
@@ -551,59 +570,141 @@ class TableScreen(Screen):
         """Add ``texts`` to the feed, each as its own bulleted entry: the longest beginning of the
         sentence that fits one line (``whole``: the whole sentence), else the whole sentence (wrapped
         under its bullet, so that no wrapped tail reads as a line of its own, "21. South counters
-        now"), over the part of the board away from ``zones``, the zones they tell of, and from
-        every counter row (:meth:`_place_feed`)."""
-        feed = self.ids.feed
-        room = feed.width - 16 * self.fs()
+        now").  In its strip under the board (a window tall enough, :meth:`feed_strip_for`) the last
+        entries that fit stay there; over the board the last three lie away from ``zones``, the
+        zones they tell of, and from every counter row (:meth:`_place_feed`) for ``seconds``."""
+        if self._feed_aside is not None and not whole:
+            self._end_what_now()                 # a move while "what now?" is read: the log goes on
+        if fresh:
+            self._feed_texts, self._feed_told = [], []
+        self._feed_whole = whole
         # only the last few can be shown: the card that ends a round in Sam's tells eleven things,
         # and fitting each of them was most of that card's way to the screen
-        texts = [t for t in texts if t][-feed.MAX_LINES:]
-        fitted = texts if whole else [
-            next((c for c in shorter(t) if t.startswith(c) and measure("• " + c, feed.font_size, feed.bold,
-                                                                         None)[0] <= room), t) for t in texts]
-        if fresh:
+        texts = [t for t in texts if t][-self.ids.feed.MAX_STRIP_LINES:]
+        if not texts and not fresh:
+            return
+        keep = self.ids.feed.MAX_STRIP_LINES
+        self._feed_texts = (self._feed_texts + texts)[-keep:]
+        # the zones each entry tells of: an older entry's zone stays in sight too
+        self._feed_told = (self._feed_told + [list(zones)] * len(texts))[-keep:]
+        self._lay_feed(seconds)
+
+    def _fitted(self, text: str, room: float) -> str:
+        """The longest beginning of ``text`` that fits one line of ``room`` px under its bullet,
+        else the whole sentence (wrapped under it); the whole of it in "what now?"."""
+        feed = self.ids.feed
+        if self._feed_whole:
+            return text
+        key = (text, round(room), feed.font_size)
+        found = self._feed_fits.get(key)
+        if found is None:
+            found = next((c for c in shorter(text) if text.startswith(c)
+                          and measure("• " + c, feed.font_size, feed.bold, None)[0] <= room), text)
+            if len(self._feed_fits) > 200:
+                self._feed_fits.clear()
+            self._feed_fits[key] = found
+        return found
+
+    def _lay_feed(self, seconds: float | None = 5.0) -> None:
+        """Show the feed's entries (``_feed_texts``) where it lies now: in its strip the last that
+        fit, whole, to stay; over the board the last three at the first free place
+        (:meth:`_place_feed`), else the last two or the last one, for ``seconds``."""
+        feed = self.ids.feed
+        room = feed.width - 16 * self.fs()
+        texts = self._feed_texts
+        if not texts:
             feed.lines = []
-        shown = (list(feed.lines) + fitted)[-feed.MAX_LINES:]
-        # the zones each line shown tells of: an older line's zone stays in sight too
-        told = self._feed_told if not fresh and len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
-        self._feed_told = (told + [list(zones)] * len(fitted))[-len(shown):] if shown else []
-        placed = self._place_feed(shown, self._feed_told) if fitted else 0
-        if whole and fitted and placed < len(shown):
+            feed.hide()
+            return
+        if feed.strip:
+            space = feed.strip - 12 * self.fs()
+            shown: list[str] = []
+            used = 0.0
+            for text in reversed(texts):
+                line = self._fitted(text, room)
+                height = measure("• " + line, feed.font_size, feed.bold, room)[1]
+                if shown and used + height > space + 0.5:
+                    break
+                shown.insert(0, line)
+                used += height
+            feed.show(shown, seconds=None)       # nothing under it: it stays, the log's last entries
+            return
+        texts = texts[-feed.MAX_LINES:]
+        told = self._feed_told[-len(texts):]
+        lines = [self._fitted(t, room) for t in texts]
+        placed = self._place_feed(lines, told)
+        if self._feed_whole and placed < len(lines):
             # asked for (the status line touched): said whole for its ten seconds, over a counter row
             # if it must, never cut to its last line
-            placed = self._place_feed(shown, self._feed_told, avoid_counters=False)
-        self._feed_told = self._feed_told[len(self._feed_told) - placed:] if placed else self._feed_told
-        if fitted and not placed:
+            placed = self._place_feed(lines, told, avoid_counters=False)
+        if not placed:
             # every place over the board covers a counter row or a zone these lines tell of (a battle
-            # over the whole board): the zones' own notes and the status line tell it, the feed keeps
-            # the lines
-            feed.lines = shown
+            # over the whole board): the zones' own notes and the status line tell it
+            feed.lines = lines
             feed.hide()
-        elif fitted:
-            feed.lines = []
-            feed.add(shown[-placed:], seconds=seconds)
-        elif fresh:
-            feed.hide()
+            return
+        feed.show(lines[-placed:], seconds=seconds)
 
     def show_what_now(self) -> None:
         """The status line touched: what may be done now (:meth:`what_now`) in the feed, for ten
-        seconds, placed as the feed always is."""
+        seconds, placed as the feed always is; then (or at the next move) the log's entries again."""
+        aside = self._feed_aside or (self._feed_texts, self._feed_told)
         self.say(self.what_now() or ([self.last_event] if self.last_event else []), zones=[], fresh=True,
                  whole=True, seconds=10)
+        self._feed_aside = aside
+        if self._what_now_event is not None:
+            self._what_now_event.cancel()
+        self._what_now_event = Clock.schedule_once(self._end_what_now, 10)
+
+    def _end_what_now(self, _dt=None) -> None:
+        """The log's entries back in the feed after "what now?": shown in the strip (over the board
+        the feed has hidden by then, and shows them with the next move)."""
+        if self._what_now_event is not None:
+            self._what_now_event.cancel()
+            self._what_now_event = None
+        aside, self._feed_aside = self._feed_aside, None
+        if aside is None:
+            return
+        self._feed_texts, self._feed_told = aside
+        self._feed_whole = False
+        if self.ids.feed.strip:
+            self._lay_feed(None)
+
+    def feed_strip_for(self, board_height: float, fs: float, bs: float) -> float:
+        """The height of the feed's own strip under the board of ``board_height`` px, 0 for none.
+
+        The board gives it up only while it keeps the height every game's layout is made and
+        checked for (the 800×480 board, ``BOARD_DESIGN_HEIGHT`` × ``bs``): so no zone is squeezed
+        below what is checked to fit, and a 800×480 window keeps the feed over the board.  The
+        strip holds ``Feed.MAX_STRIP_LINES`` lines of text (fewer when that is all the room left),
+        and is taken only for at least the three entries the feed shows over the board.  At
+        1280×800 that is five lines at every text size (121 px at the design size, 156 at the
+        largest)."""
+        line = measure("•", theme.FONT_BODY * fs, False, None)[1]
+        frame = 16 * fs                     # the feed's own margins (12) and the gap above it (4)
+        spare = board_height - BOARD_DESIGN_HEIGHT * bs - frame
+        lines = min(Feed.MAX_STRIP_LINES, int(spare // line)) if line > 0 else 0
+        return round(lines * line + frame) if lines >= Feed.MAX_LINES else 0
 
     def on_kv_post(self, *_args) -> None:
         # the board's new size is laid out by the next frame: the feed is placed anew then
         self._feed_trigger = Clock.create_trigger(self._feed_resized, 0)
 
-    def feed_resized(self) -> None:
-        """The board changed its size (the window, the card drawer): the feed is placed anew once
-        the board is laid out."""
+    def feed_resized(self, *_args) -> None:
+        """The board changed its size or its room (the window, the card drawer, the tray, the
+        feed's strip): the feed is placed anew once the board is laid out."""
         trigger = getattr(self, "_feed_trigger", None)
         if trigger is not None:
             trigger()
 
+    on_feed_strip = on_drawer_width = on_tray_height = feed_resized
+
     def _feed_resized(self, *_args) -> None:
         feed = self.ids.feed
+        if feed.strip:
+            if self._feed_texts:
+                self._lay_feed(None)             # refitted to the strip's width, as many as fit
+            return
         if not (feed.shown and feed.lines):
             return
         # the rows inside the board may not have followed its new size yet (each layout lays out
@@ -612,9 +713,7 @@ class TableScreen(Screen):
         for widget in self.ids.board.walk(restrict=True):
             if isinstance(widget, Layout):
                 widget.do_layout()
-        told = self._feed_told if len(self._feed_told) == len(feed.lines) else [[]] * len(feed.lines)
-        if not self._place_feed(list(feed.lines), told):
-            feed.hide()
+        self._lay_feed()
 
     @staticmethod
     def feed_bottom(board_y: float, board_height: float, height: float, place: str) -> float:
@@ -998,6 +1097,11 @@ class TableScreen(Screen):
         self.result_view.screen = self                   # a read summary lets go of its table
         self.result_view.show(public_events)
 
+
+#: the board's height at 800×480 at the design text size (480 less the top and bottom bars): what every
+#: game's layout is made and checked for; a taller board gives the feed a strip of its own only while
+#: it keeps this much (times ``app.bscale``) for the zones
+BOARD_DESIGN_HEIGHT = theme.DESIGN_SIZE[1] - 52 - 56
 
 #: the feed's heights over the board, tried in this order: the fraction of the board's height free
 #: below it (the middle first, then nearer the edges, where the seats' counter rows usually are)

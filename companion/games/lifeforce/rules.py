@@ -471,7 +471,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         new = self._with_side(state, seat, mode=mode)
         text = (f"{self._who(state, seat)} says {mode}: {beast.name} fights with {beast.lifespan(mode)} years; "
                 + self._status(new, seat))
-        return new, [event("declare", text, seat=seat, mode=mode, card=animal)]
+        return new, [event("declare", text, seat=seat, zone=ATTACKER_ZONE[seat], mode=mode, card=animal)]
 
     def _withdraw(self, state: State, action: Action) -> tuple[State, list]:
         if "solo" in state:
@@ -518,7 +518,8 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         else:
             new["phase"], new["turn"] = "resolve", None
             text = f"{who}'s counterattack stands: {name} {need}, support {have} ≥ {need}. Resolve the duel"
-        return new, [{"seat": seat, "type": "done", "text": text}]
+        # about the seat's animal and its support: those zones' event (their notes; the feed leaves them in sight)
+        return new, [{"seat": seat, "type": "done", "text": text, "zones": [ATTACKER_ZONE[seat], SUPPORT_ZONE[seat]]}]
 
     def _resolve(self, state: State, action: Action) -> tuple[State, list]:
         if state["phase"] != "resolve":
@@ -553,7 +554,7 @@ class LifeforceRules(LifeforceTable, LifeforceView, Rules):
         winner = None if pg or t0 == t1 else (0 if t0 > t1 else 1)
         # the dicts event() makes, written out: a random game resolves ~34 duels
         events = [{"battle": battle, "duel": n, "strength": [s0, s1], "totals": totals, "type": "duel",
-                   "text": f"Battle {battle}, duel {n}: {duel_text}"}]
+                   "zones": [*ATTACKER_ZONE], "text": f"Battle {battle}, duel {n}: {duel_text}"}]
         new = state.copy()
         if winner is None:
             if pg_stalemate:

@@ -655,7 +655,7 @@ class TerritoryRules(TerritoryTable, TerritoryView, Rules):
                     else:       # an all-lands effect reaching a land not revealed yet: the creature stays secret
                         events.append(hidden_event(kind, text, f"{name(src)}'s damage reaches {players[s]}'s "
                                                                f"face-down pile at land {i + 1}",
-                                                   [1 - s], seat=s, **data))
+                                                   [1 - s], seat=s, zone=land_zone(s, i), **data))
                 piles[s] = row
             if changed:
                 slots[i] = dict(entry, piles=piles)

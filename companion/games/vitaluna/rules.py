@@ -623,7 +623,10 @@ class VitaLunaRules(VitaLunaTable, VitaLunaView, Rules):
                     f"{creature.name} ({fight.hp(victim)} health); both change sides for good")
         fight.store(new)
         new["owner"], new["held"] = owner, held
-        events = [event("singular_used", text, seat=seat, singular=name, card=victim)]
+        # the positions it changed: the target's, and where a stolen or swapped creature now stands
+        moved = {"steal": [ZONE_IDS[seat][t_slot]], "swap": [wanted.get("own")]}.get(name, [])
+        events = [event("singular_used", text, seat=seat, singular=name, card=victim,
+                        zones=[wanted["zone"]] + [z for z in moved if z])]
         lost = fight.losers()
         if lost:
             return self._end_battle(new, lost[0], f"{names[lost[0]]} has no creatures left", events)
