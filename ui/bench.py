@@ -30,9 +30,11 @@ included).  Figures:
   :data:`FIRST_READING_AFTER` pad events and 3 s of a still table (where the
   bench used to stop, so comparable with the figures before it), and
   ``rss_after_games_mb`` after all the games, their summaries closed, the
-  table idle: ~1.8 MB higher here (6.5 before a rematch kept its table and the
-  zones shared their chips: the same live objects spread over more of the
-  allocators' memory); docs/ui.md, "How `companion bench ui` measures now".
+  table idle: ~0.5 MB higher here (1.8 before a game's summary kept only its
+  chart's numbers, 6.5 before a rematch kept its table and the zones shared
+  their chips: the same live objects spread over more of the allocators'
+  memory); docs/ui.md, "How `companion bench ui` measures now" and "The end of
+  a game".
 
 It needs a display (Xvfb is fine).
 """

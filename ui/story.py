@@ -87,11 +87,12 @@ def decisive(events: list[dict]) -> dict | None:
 
 @dataclass
 class Step:
-    """One logged action as the shared screen may tell it, and the public view after it."""
+    """One logged action as the shared screen may tell it, and the public view after it (None
+    when the story was told without whole views: :func:`tell`)."""
 
     n: int
     text: str
-    view: dict
+    view: dict | None
     decided: bool = False
     events: list = field(default_factory=list)      # the decided events (battles, round, game), redacted
 
@@ -185,18 +186,23 @@ def record_of(store, game_id: int) -> dict:
 def tell(record: dict, whole_views: bool = True) -> Story:
     """Replay ``record`` and tell its story for the shared screen.
 
-    The end-of-game summary needs of each view only the counters its chart draws
-    (``whole_views=False``): a whole game's views, about 1 MB for a game of Sam's,
-    are what the History's step-through needs and the summary does not.
+    The end-of-game summary needs of the views only the values its chart draws
+    (``whole_views=False``): each seat's counters, step by step, kept as numbers as the replay
+    goes.  A whole game's views, about 1 MB for a game of Sam's, are what the History's
+    step-through needs and the summary does not; even their counters alone (~0.4 MB) were the
+    largest part of what building the summary made while the finished game's table was alive,
+    which is what set how much memory the app kept after a game (docs/ui.md, memory).
     """
     rules = games.get(record["game"])
-
-    def shown(state) -> dict:
-        view = rules.view(state, None)
-        return view if whole_views else {"counters": view.get("counters", [])}
     start = rules.view(rules.setup(record.get("options") or {}, record["seed"]), None)   # the core normalises
     story = Story(record["game"], rules.title, list(start["players"]))
-    story.start_view = start if whole_views else {"counters": start.get("counters", [])}
+    story.start_view = start if whole_views else None
+    tracks = _Tracks(start)
+
+    def shown(state) -> dict | None:
+        view = rules.view(state, None)
+        tracks.add(view)
+        return view if whole_views else None
 
     def step(n, action, state, events):
         texts = [redact_event(e, None) for e in events]
@@ -215,30 +221,40 @@ def tell(record: dict, whole_views: bool = True) -> Story:
         story.result = rules.result(state) if rules.is_over(state) else None
     except RecordError as exc:
         story.error = str(exc)
-    story.metric, story.series = _chart(story)
+    story.metric, story.series = tracks.chart()
     return story
 
 
-def _chart(story: Story) -> tuple[str, tuple[list[int], list[int]]]:
-    """The counter that tells the game best: the first of CHART_LABELS that moved (a VP count
-    that stayed 0 while region HP decided the game tells nothing), else any seat counter that did."""
-    views = [story.start_view] + [s.view for s in story.steps]
-    labels = list(dict.fromkeys(c.get("label") for c in story.start_view.get("counters", [])
-                                if c.get("seat") in (0, 1)))
-    candidates = [m for m in CHART_LABELS if m in labels] + [m for m in labels if m not in CHART_LABELS]
-    best = ("", ([], []))
-    for metric in candidates:
-        series = ([], [])
-        for view in views:
+class _Tracks:
+    """Each seat's counters (by the labels the start view gives them) after every step, as
+    numbers: what the chart is drawn from."""
+
+    def __init__(self, start: dict):
+        labels = dict.fromkeys(c.get("label") for c in start.get("counters", []) if c.get("seat") in (0, 1))
+        self.series: dict[str, tuple[list[int], list[int]]] = {label: ([], []) for label in labels}
+        self.add(start)
+
+    def add(self, view: dict) -> None:
+        values: dict[tuple, object] = {}
+        for c in view.get("counters", []):
+            if c.get("seat") in (0, 1):
+                values.setdefault((c.get("seat"), c.get("label")), c.get("value", 0))
+        for label, series in self.series.items():
             for seat in (0, 1):
-                value = next((c.get("value", 0) for c in view.get("counters", [])
-                              if c.get("seat") == seat and c.get("label") == metric), 0)
+                value = values.get((seat, label), 0)
                 series[seat].append(int(value) if isinstance(value, (int, float)) else 0)
-        if not best[0]:
-            best = (metric, series)
-        if len(set(series[0] + series[1])) > 1:
-            return metric, series
-    return best
+
+    def chart(self) -> tuple[str, tuple[list[int], list[int]]]:
+        """The counter that tells the game best: the first of CHART_LABELS that moved (a VP count
+        that stayed 0 while region HP decided the game tells nothing), else any seat counter that
+        did."""
+        labels = list(self.series)
+        candidates = [m for m in CHART_LABELS if m in labels] + [m for m in labels if m not in CHART_LABELS]
+        for metric in candidates:
+            a, b = self.series[metric]
+            if len(set(a + b)) > 1:
+                return metric, (a, b)
+        return (candidates[0], self.series[candidates[0]]) if candidates else ("", ([], []))
 
 
 def duration_text(first: str | None, last: str | None) -> str:

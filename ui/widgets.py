@@ -118,6 +118,13 @@ class CounterAdjust(Modal):
 # ---- text that fits -----------------------------------------------------------------------
 
 _fit_cache: dict[tuple, tuple[float, float, float]] = {}
+#: measured texts and words kept at most; the oldest go first.  The same few labels are measured
+#: again and again (a zone's words, a counter's title), but most of a game's ~1,500 texts are its
+#: sentences, each measured once or twice: kept all game long they were ~0.4 MB by its end, made
+#: while play went on and alive at its busiest moment (the summary built over the table), which
+#: is what set how much memory the app kept after a game (docs/ui.md, memory)
+MAX_MEASURED = 600
+MAX_WORDS = 800
 
 
 def measure(text: str, font_size: float, bold: bool, width: float | None) -> tuple[float, float, float]:
@@ -132,11 +139,14 @@ def measure(text: str, font_size: float, bold: bool, width: float | None) -> tup
         core.render()
         w, h = core._internal_size
         word = max((_word_width(core, part, key[1], bold) for part in text.split()), default=0)
-        if len(_fit_cache) > 4000:
-            _fit_cache.clear()
-            _word_cache.clear()
+        _forget_oldest(_fit_cache, MAX_MEASURED)
         _fit_cache[key] = found = (w, h, word)
     return found
+
+
+def _forget_oldest(cache: dict, most: int) -> None:
+    while len(cache) >= most:
+        del cache[next(iter(cache))]
 
 
 #: each word's width at a font size: a new sentence ("Lane 3: North attack 9 ≥ South defence 4")
@@ -149,6 +159,7 @@ def _word_width(core, word: str, font_size: float, bold: bool) -> float:
     key = (word, font_size, bold)
     width = _word_cache.get(key)
     if width is None:
+        _forget_oldest(_word_cache, MAX_WORDS)
         width = _word_cache[key] = core.get_extents(word)[0]
     return width
 

@@ -170,6 +170,55 @@ def test_a_closed_table_forgets_the_texts_it_measured(home):
     assert ("a text only the last game showed", 20, False, None) not in widgets._fit_cache
 
 
+def test_the_measured_texts_keep_the_latest_and_a_summary_forgets_them(home):
+    """All game long the measured texts grew to ~1,400 (~0.35 MB), all made during play and alive
+    when the summary was built over the finished game's table: the app's busiest moment for memory
+    (docs/ui.md, memory).  The cache keeps the latest; the summary forgets the game's."""
+    from ui import widgets
+    app = home
+    session = start(app, "sams")
+    texts = [f"sentence {n} of a long game" for n in range(widgets.MAX_MEASURED + 40)]
+    for text in texts:
+        widgets.measure(text, 20, False, None)
+    assert len(widgets._fit_cache) <= widgets.MAX_MEASURED and len(widgets._word_cache) <= widgets.MAX_WORDS
+    assert (texts[-1], 20, False, None) in widgets._fit_cache and (texts[0], 20, False, None) not in widgets._fit_cache
+    last = play_to_the_last_move(session)
+    harness.frames(2)
+    if result_open(app):
+        table_screen(app).result_view.dismiss()
+    widgets.measure("a sentence of this game", 20, False, None)
+    do(app, last)
+    harness.frames(3)
+    assert result_open(app) and table_screen(app).result_view.game_over
+    assert ("a sentence of this game", 20, False, None) not in widgets._fit_cache
+
+
+def test_a_summary_lists_its_results_and_turning_points_in_one_label_each(home):
+    """~20 labels of ~35 KB each, made over the finished game's table, set the memory the app kept
+    after a game; the words stay the same, each entry's indent marks where it begins."""
+    from ui.screens.result import result_blocks
+    summary = ["North wins the game 5–3", "Results", "  Round 1: North wins 2 lanes to 1",
+               "  Round 2: a tie at 1 lane each", "Turning points", "  Action 9: North leads, VP 1–0"]
+    assert result_blocks(summary) == ["North wins the game 5–3", "Results",
+                                      "  Round 1: North wins 2 lanes to 1\n  Round 2: a tie at 1 lane each",
+                                      "Turning points", "  Action 9: North leads, VP 1–0"]
+    battle = ["North plays 7♥ on lane 1", "Round 1: all buffs are turned face up", "Lane 1: North wins",
+              "Lane 2: a draw"]
+    assert result_blocks(battle) == battle                   # a round's result: a label a line, as before
+    app = home
+    session = start(app, "sams")
+    last = play_to_the_last_move(session)
+    harness.frames(2)
+    if result_open(app):
+        table_screen(app).result_view.dismiss()
+    do(app, last)
+    harness.frames(3)
+    view = table_screen(app).result_view
+    shown = [line.text for line in view.ids.lines.children[::-1]]
+    assert "\n".join(shown) == "\n".join(view.lines) and "Results" in shown
+    assert len(shown) <= 5 < len(view.lines)
+
+
 def test_a_new_game_from_the_summary_is_built_once_the_old_table_is_gone(home):
     """The summary let go of its table only when it was freed, and the button that closes it
     outlives the tap: Kivy's double- and triple-tap check keeps the touch for 0.4 s, and Kivy's

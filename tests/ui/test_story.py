@@ -39,5 +39,6 @@ def test_the_summary_tells_the_same_story_from_the_counters_alone(name):
     assert summary.metric and (summary.metric, summary.series) == (whole.metric, whole.series)
     assert summary.battles() == whole.battles() and summary.turning_points() == whole.turning_points()
     assert summary.headline == whole.headline and decided(summary) == decided(whole)
-    assert all(set(step.view) == {"counters"} for step in summary.steps)
+    # the summary keeps no view at all, only the chart's numbers (docs/ui.md, memory)
+    assert summary.start_view is None and all(step.view is None for step in summary.steps)
     assert any(set(step.view) > {"counters"} for step in whole.steps)

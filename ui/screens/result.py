@@ -24,7 +24,7 @@ from ui import story as stories
 from ui import theme
 from ui.kv import load_kv
 from ui.memory import tidy_soon
-from ui.widgets import BigButton, Modal
+from ui.widgets import BigButton, Modal, forget_measures
 
 
 class ResultAction(BigButton):
@@ -121,6 +121,10 @@ class ResultView(Modal):
         which may be long before the last action (a forfeit, the last card drawn).
         """
         session = self.screen.session
+        # The game's texts measured for fitting (~1,500, ~0.4 MB by its end) are not asked again:
+        # gone before the story is told, they leave room for it instead of more memory
+        # (docs/ui.md, memory).  Anything the table fits from now on is measured afresh.
+        forget_measures()
         story = self.story = stories.tell(session.record(), whole_views=False)
         decider = story.decider()
         if decider is not None and decider[1] is not None:
@@ -149,13 +153,14 @@ class ResultView(Modal):
         self.lines = lines
         box = self.ids.lines
         shown = box.children[::-1]
-        for n, text in enumerate(lines):
+        blocks = result_blocks(lines)
+        for n, text in enumerate(blocks):
             bold = text.startswith(("Round", "Battle", "Results", "Turning points"))
             if n < len(shown):
                 shown[n].text, shown[n].bold = text, bold
             else:
                 box.add_widget(ResultLine(text=text, bold=bold))
-        for line in shown[len(lines):]:
+        for line in shown[len(blocks):]:
             box.remove_widget(line)
         self.ids.scroll.scroll_y = 1
 
@@ -184,7 +189,25 @@ class ResultView(Modal):
 
 
 class ResultLine(Label):
-    pass
+    """One line of the view, or a summary's list under its heading (:func:`result_blocks`)."""
+
+
+def result_blocks(lines: list[str]) -> list[str]:
+    """``lines`` as the view's labels show them: a summary's lists (its results and turning points,
+    each entry indented under its heading) in one label each, entry under entry, where each
+    entry's indent still marks where it begins; every other line in a label of its own.
+
+    A label a line made ~20 Kivy labels for a game of Sam's, each ~35 KB of Python objects, on
+    top of the round's few, all made while the finished game's table was still alive: the
+    app's busiest moment for memory, which set how much it kept after the game (docs/ui.md,
+    memory).  Now the summary needs no more labels than a round's result has made."""
+    blocks: list[str] = []
+    for text in lines:
+        if text.startswith("  ") and blocks and blocks[-1].startswith("  "):
+            blocks[-1] += "\n" + text
+        else:
+            blocks.append(text)
+    return blocks
 
 
 class ScoreChart(Widget):
