@@ -352,16 +352,6 @@ def _readable_windows(g, uid: str, pad: str, placed: float) -> list[tuple[float,
     return [(max(a, placed), b) for a, b in out if b > max(a, placed)]
 
 
-def _readable_from(g, uid: str, pad: str, placed: float, read_round: float = 0.0) -> float | None:
-    """When ``uid`` first lay on ``pad`` (from ``placed``) readable for at least ``read_round`` seconds
-    (:func:`read_round_s`; 0: for any time at all); None: never.
-
-    A card that only ever lay on a pile cannot be read by any table — it can
-    only be announced; nor can one readable only for moments shorter than a read round.
-    """
-    return next((a for a, b in _readable_windows(g, uid, pad, placed) if b - a >= read_round), None)
-
-
 def _count(done, entries, notices, read_round=None) -> dict:
     """The counts per gesture kind; ``read_round``: pad → :func:`read_round_s` of the host polling it."""
     read_round = read_round or {}
@@ -380,10 +370,13 @@ def _count(done, entries, notices, read_round=None) -> dict:
                     missed += 1
                 if len(got) > 1:
                     doubled += 1
-                readable = _readable_from(g, uid, pad, placed)
+                # a card that only ever lay on a pile cannot be read by any table, nor one readable only
+                # for moments shorter than a read round: either can only be announced
+                windows = _readable_windows(g, uid, pad, placed)
+                readable = windows[0][0] if windows else None
                 if readable is None:
                     never += 1
-                elif not got and _readable_from(g, uid, pad, placed, read_round.get(pad, 0.0)) is None:
+                elif not got and all(b - a < read_round.get(pad, 0.0) for a, b in windows):
                     too_brief += 1
                 elif not got:
                     missed_readable += 1

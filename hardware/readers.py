@@ -420,7 +420,7 @@ class PadReader:
             return self._try_recovery()
         try:
             self._ready()
-            last = self.known.to_confirm(True)
+            last = self.known.read_last()
             arriving = self._arrived is not None and self.clock() - self._arrived < ARRIVALS_S
             uids = self.pcd.inventory(last, self.max_tags, powered_up=self.switched, ask_twice=arriving,
                                       missing=() if self.switched else self.known.missing())

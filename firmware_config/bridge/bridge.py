@@ -258,7 +258,7 @@ class Bridge:
         try:
             before = self.known[ch].uids()
             switched = self.fields == "switched"       # every tag starts this poll in IDLE (pcd.py)
-            last = self.known[ch].to_confirm(True)
+            last = self.known[ch].read_last()
             arriving = self.arrived_at[ch] is not None and self._since(self.arrived_at[ch]) < ARRIVALS_US
             # fields on: a tag missing since an earlier poll is asked once and wakes nobody (pcd.py)
             uids = self.pcds[ch].inventory(last, powered_up=switched, ask_twice=arriving,

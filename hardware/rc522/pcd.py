@@ -172,12 +172,9 @@ class KnownTags:
     def uids(self):
         return list(self.misses)
 
-    def to_confirm(self, powered_up=False):
-        """The UIDs a poll confirms first: all known ones; with ``powered_up`` (see :meth:`Pcd.inventory`) only
-        those read in the last poll (a tag missed since lies in IDLE, and discovery's REQA finds it)."""
-        if powered_up:
-            return [uid for uid, missed in self.misses.items() if missed == 0]
-        return list(self.misses)
+    def read_last(self):
+        """The UIDs read in the last poll: the ones a poll confirms first (see :meth:`Pcd.inventory`)."""
+        return [uid for uid, missed in self.misses.items() if missed == 0]
 
     def missing(self):
         """The UIDs kept although the last poll did not read them (a field left on: see :meth:`Pcd.inventory`)."""

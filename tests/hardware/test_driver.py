@@ -194,7 +194,7 @@ def test_a_switched_field_poll_asks_each_card_of_the_last_poll_once_and_finds_th
         b.pcd.antenna(False)
         b.pcd.antenna(True)
         b.clock.sleep(5.1e-3)                          # the guard time a switched reader gives its tags
-        found = b.pcd.inventory(known.to_confirm(powered_up=True), powered_up=True)
+        found = b.pcd.inventory(known.read_last(), powered_up=True)
         known.update(found)
         return sorted(u.hex().upper() for u in found)
 

@@ -147,10 +147,7 @@ class TableScreen(Screen):
             self._board_for = self._board_key(session)
         self.refresh()
         if self.feed_strip and session.actions:
-            # a resumed game: its strip shows the log's last entries, as it did
-            from ui.controller import public_history
-            self.say([line for _action, line in public_history(session)[-self.ids.feed.MAX_STRIP_LINES:]],
-                     zones=[], fresh=True)
+            self._say_the_log()              # a resumed game: its strip shows the log's last entries, as it did
 
     def fits(self, session) -> bool:
         """Whether this table's board was built for a game like ``session``'s: it then shows that
@@ -553,17 +550,22 @@ class TableScreen(Screen):
         """The table went back (or forth), by a touch or a long press on a confirm button: ``text``
         ("Undone: North opens lane 1 with 7♥") is said in the banner, the notes and marks of what
         was undone go, the feed tells what the log tells now and the status line its last action."""
-        from ui.controller import public_history
         for box in self.ids.board.walk(restrict=True):
             if isinstance(box, ZoneBox):
                 box.clear_note()
                 box.outcome, box.reason = "", []
         self.refresh()
         self.ids.banner.show(text, tone=theme.NEUTRAL, seconds=4)
-        lines = public_history(self.session) if self.session is not None else []
         # the feed tells what the log tells now: what was undone is gone from it too
-        self.say([line for _action, line in lines[-self.ids.feed.MAX_STRIP_LINES:]], zones=[], fresh=True)
+        lines = self._say_the_log()
         self.set_status(lines[-1][1] if lines else "")
+
+    def _say_the_log(self) -> list:
+        """The feed anew with the log's last entries; the log's ``(action, line)`` pairs."""
+        from ui.controller import public_history
+        lines = public_history(self.session) if self.session is not None else []
+        self.say([line for _action, line in lines[-self.ids.feed.MAX_STRIP_LINES:]], zones=[], fresh=True)
+        return lines
 
     def say(self, texts: list[str], zones: list[str], fresh: bool = False, whole: bool = False,
             seconds: float = 5.0) -> None:
