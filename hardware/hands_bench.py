@@ -34,11 +34,22 @@ would receive:
   a card under a pile, from when the pile above it came off; for a pile's card
   laid again after its notice, from that lay) to its zone entry (mean, p99, max).
 
-A pile on a tap pad is followed up as its notice asks (the hands model's
-``pile``: the cards lifted off and laid again one at a time), but only if a
-notice was shown on that pad while the pile lay there: a follow-up move
-(``Move.after_notice``) is dropped from its gesture otherwise, so an
-unannounced pile stays missed.
+* ``read_when_laid_again``: cards that entered their zone only when the
+  player laid them again as a notice asked (below) — counted as played, not
+  missed, and their placement → event timed from that lay.
+
+A pile or a slap on a tap pad is followed up as its notice asks (the hands
+model's ``pile`` and ``slap``: the cards lifted off and laid again one at a
+time), but only if a notice was shown on that pad in time (while the pile lay
+there; for a slap, a reaction time before the player starts): a follow-up
+move (``Move.after_notice``) is dropped from its gesture otherwise, so an
+unannounced card stays missed.
+
+Slaps are made on tap pads only: a tap pad's zone is a stack, where cards
+come quickly one after another; a hold pad's zone takes one card (a position,
+an attacker, the play pad), so three cards there at once is a pile left on
+it — the ``pile`` gesture, which is made on every pad (docs/hardware/emulator.md,
+"Slaps are made on a stack's pad").
 """
 from __future__ import annotations
 
@@ -47,8 +58,8 @@ import math
 import random
 from pathlib import Path
 
-from companion.table import SEEN, UNREAD, TableState, ZoneChange, load_profile
-from hardware.emulator.hands import GESTURES, Hands, fitts_s, neighbours
+from companion.table import TAP, UNREAD, TableState, ZoneChange, load_profile
+from hardware.emulator.hands import GESTURES, Hands, fitts_s, made_by_player, neighbours
 from hardware.emulator.physics import PILE_TAGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -239,10 +250,14 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
 
     def make(pad: str, now: float):
         """Start the kind of gesture made least so far on ``pad`` (None if it needs a free neighbour it lacks)."""
-        kind = min((k2 for k2 in kinds if made[k2] < gestures), key=lambda k2: (made[k2], rng.random()))
         other = next((p for p in neighbours(positions, pad) if p in pads and busy.get(p, 0.0) <= now), None)
-        if kind in ("drag", "across") and (other is None or math.dist(positions[pad], positions[other]) > 15):
-            return None                        # a card lies across, or is slid over, a pad next to this one
+        near = other is not None and math.dist(positions[pad], positions[other]) <= 15
+        # a card lies across, or is slid over, a pad next to this one; cards are slapped onto a stack's pad
+        can = {"drag": near, "across": near, "slap": layout.mode_of(pad) == TAP}
+        open_kinds = [k2 for k2 in kinds if made[k2] < gestures and can.get(k2, True)]
+        if not open_kinds:
+            return None
+        kind = min(open_kinds, key=lambda k2: (made[k2], rng.random()))
         start = now + rng.uniform(0.0, 0.05)
         g = {"lay": lambda: hands.lay(pad, start), "fumble": lambda: hands.fumble(pad, start),
              "drag": lambda: hands.drag(other, pad, start), "slap": lambda: hands.slap(pad, start),
@@ -286,9 +301,8 @@ def run_gestures(table, layout, gestures: int = 1000, seed: int = 1, kinds=GESTU
         # apply every move due by now, then poll one reader of the host that is behind
         while pending and pending[0].t <= now:
             m = pending.pop(0)
-            if m.after_notice is not None and not any(m.after_notice[0] <= t <= m.after_notice[1]
-                                                      for t in notices.get(m.pad, [])):
-                owner[id(m)].moves.remove(m)             # no notice was shown: the player does not follow one up
+            if not made_by_player(m, notices):
+                owner[id(m)].moves.remove(m)
                 continue
             chip = table.chips[m.pad]
             tag = table.tag(m.uid)
@@ -358,7 +372,7 @@ def _count(done, entries, notices, read_round=None) -> dict:
     out = {}
     for kind in {g.kind for g in done}:
         gs = [g for g in done if g.kind == kind]
-        played = missed = doubled = wrong = unread = announced = never = missed_readable = too_brief = 0
+        played = missed = doubled = wrong = unread = announced = never = missed_readable = too_brief = second = 0
         latency = []
         for g in gs:
             for uid, pad, placed in g.plays:
@@ -384,6 +398,8 @@ def _count(done, entries, notices, read_round=None) -> dict:
                     rest_at = max((m.t for m in g.moves if m.uid == uid and m.pad == pad and m.on and m.t <= right[0]),
                                   default=placed)
                     latency.append(right[0] - max(rest_at, placed, readable or placed))
+                    if any(m.uid == uid and m.on and m.after_notice is not None and m.t <= right[0] for m in g.moves):
+                        second += 1
                 if not got:
                     unread += 1
                     if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
@@ -391,7 +407,7 @@ def _count(done, entries, notices, read_round=None) -> dict:
         out[kind] = {"gestures": len(gs), "played": played, "missed": missed,
                      "missed_split": {"never_readable": missed - missed_readable - too_brief,
                                       "readable_too_briefly": too_brief, "readable_not_polled": missed_readable},
-                     "doubled": doubled,
+                     "read_when_laid_again": second, "doubled": doubled,
                      "wrong_zone": wrong, "unread": unread, "announced": announced, "never_readable": never,
                      "placement_to_event_ms": _ms(latency)}
     return out

@@ -22,6 +22,11 @@ Timing, from published measurements of human movement where they exist
   speed 1.875 × mean, so a card is fastest half-way, over the pad it crosses.
 * **between plays** a person thinks and reaches: the keystroke-level model's
   M = 1.35 s and H = 0.4 s (Card, Moran & Newell 1980) set ``THINK_S``.
+* **a notice on the screen** is acted on no sooner than a simple reaction
+  after it appears: the Model Human Processor's perceive, decide and move
+  cycles, 100 + 70 + 70 ms (Card, Moran & Newell 1983), ``REACTION_S``; how
+  long reading it and starting to do what it says takes is a guess
+  (``READ_NOTICE_S``).
 * **how long a card rests** on a tap pad before it goes onto its pile, how long
   a fumble lifts it, how far off a slapped card lands: no published figure
   fits; they are guesses (``TAP_REST_S``, ``FUMBLE_LIFT_S``, ``SLAP_GAP_S``),
@@ -49,7 +54,8 @@ HOLD_REST_S = (1.0, 4.0)          # guess: a card on a hold pad before it is tak
 FUMBLE_REST_S = (0.03, 0.12)      # guess: touched down, then lifted again at once
 FUMBLE_LIFT_S = (0.06, 0.25)      # the issue's aim: lift and replace within 250 ms
 SLAP_GAP_S = 0.12                 # the issue's aim: three cards 120 ms apart
-ACROSS_NOTICE_S = (1.0, 2.0)      # guess: a player reads the notice and pushes the card onto one pad
+READ_NOTICE_S = (1.0, 2.0)        # guess: a player reads a notice and starts doing what it says
+REACTION_S = 0.24                 # Card, Moran & Newell 1983: τP + τC + τM, a simple reaction to what is seen
 SWEEP_S = (0.05, 0.15)            # guess: a swept pile leaves the field within this, card by card
 RELAY_REACH_CM = 5.0              # guess: from the lifted pile in hand to the pad (and from the pad to its pile)
 
@@ -159,17 +165,47 @@ class Hands:
                  Move(arrive, to, uid, True, self._offset()), Move(t + duration + rest, to, uid, False)]
         return Gesture("drag", t, t + duration + rest, moves, [(uid, to, t + duration)], crossed=[over])
 
-    def slap(self, pad: str, t: float, cards: int = 3) -> Gesture:
-        """Slap ``cards`` cards onto a pad ``SLAP_GAP_S`` apart, each slid on onto the pile after its rest."""
-        moves, plays = [], []
+    def slap(self, pad: str, t: float, cards: int = 3, relay: bool | None = None) -> Gesture:
+        """Slap ``cards`` cards onto a pad ``SLAP_GAP_S`` apart, each slid on onto the pile after its rest.
+
+        ``relay`` (on a tap pad by default): if the screen said this pad could
+        not read a card, the player does what the notice says once it has been
+        read (``READ_NOTICE_S`` after the slap, and at least ``REACTION_S`` after
+        the notice): lifts the slapped cards off the top of the pile beside the
+        pad and lays them on the pad one at a time (:meth:`_lay_again`).  These
+        moves carry ``after_notice``: with no notice, they are not made.
+        """
+        moves, plays, slid = [], [], []
         end = t
         for k in range(cards):
             uid, at = self.uid(), t + k * SLAP_GAP_S
             rest = self._rest(pad)
             moves += [Move(at, pad, uid, True, self._offset()), Move(at + rest, pad, uid, False)]
             plays.append((uid, pad, at))
+            slid.append((at + rest, uid))
             end = max(end, at + rest)
+        if relay if relay is not None else self.modes.get(pad) == "tap":
+            at = end + self._u(READ_NOTICE_S)
+            top_first = [uid for _, uid in sorted(slid, reverse=True)]      # the last slid off lies on top
+            again, end = self._lay_again(pad, top_first, at, (t, at - REACTION_S))
+            moves += again
         return Gesture("slap", t, end, moves, plays)
+
+    def _lay_again(self, pad: str, uids: list[str], at: float,
+                   notice: tuple[float, float]) -> tuple[list[Move], float]:
+        """Lay ``uids`` on ``pad`` one at a time from ``at``, as a notice shown within ``notice`` asks: each for a
+        tap's rest, then onto the pile beside the pad and back (Fitts's law over ``RELAY_REACH_CM``) for the next.
+
+        The player cannot tell which of them were read, so every one is laid again.  Returns the moves and
+        when the last card left the pad."""
+        moves, end = [], at
+        for uid in uids:
+            rest = self._u(TAP_REST_S)
+            moves += [Move(at, pad, uid, True, self._offset(), after_notice=notice),
+                      Move(at + rest, pad, uid, False, after_notice=notice)]
+            end = at + rest
+            at = end + 2 * fitts_s(RELAY_REACH_CM)
+        return moves, end
 
     def pile(self, pad: str, t: float, cards: int = 3, relay: bool | None = None) -> Gesture:
         """Lay ``cards`` cards on one pad and leave them there as a pile, then sweep the pile off.
@@ -204,19 +240,15 @@ class Hands:
             moves.append(Move(sweep + dt, pad, uid, False))
         end = sweep + leave[-1]
         if relay if relay is not None else self.modes.get(pad) == "tap":
-            at = end + fitts_s(RELAY_REACH_CM)
-            for uid in reversed(order):                       # the top card of the lifted pile first
-                rest = self._u(TAP_REST_S)
-                moves += [Move(at, pad, uid, True, self._offset(), after_notice=(t, sweep)),
-                          Move(at + rest, pad, uid, False, after_notice=(t, sweep))]
-                end = at + rest
-                at = end + 2 * fitts_s(RELAY_REACH_CM)        # onto the pile beside the pad, and back
+            # the top card of the lifted pile first
+            again, end = self._lay_again(pad, list(reversed(order)), end + fitts_s(RELAY_REACH_CM), (t, sweep))
+            moves += again
         return Gesture("pile", t, end, moves, plays, pile_uids=uids[2:])
 
     def across(self, a: str, b: str, t: float) -> Gesture:
         """Lay a card across pads ``a`` and ``b``; read the notice, push it onto ``b``."""
         uid = self.uid()
-        fix = t + self._u(ACROSS_NOTICE_S)
+        fix = t + self._u(READ_NOTICE_S)
         rest = self._rest(b)
         moves = [Move(t, a, uid, True, self._offset()), Move(t, b, uid, True, self._offset()),
                  Move(fix, a, uid, False), Move(fix + rest, b, uid, False)]
@@ -229,21 +261,40 @@ def neighbours(positions: dict[str, tuple[float, float]], pad: str) -> list[str]
     return sorted((p for p in positions if p != pad), key=lambda p: (math.dist(here, positions[p]), p))
 
 
-def play(table, gestures: list[Gesture]) -> None:
+def made_by_player(move: Move, notices: dict[str, list[float]]) -> bool:
+    """Whether a player makes ``move``: any move but a follow-up, and a follow-up only if the table announced a
+    card it could not read on its pad (``notices``: pad → times) within its window — with no notice seen, a
+    player does not follow one up."""
+    if move.after_notice is None:
+        return True
+    since, until = move.after_notice
+    return any(since <= t <= until for t in notices.get(move.pad, []))
+
+
+def play(table, gestures: list[Gesture], notices: dict[str, list[float]] | None = None) -> None:
     """Make ``gestures`` on an :class:`~hardware.emulator.table.EmulatedTable` while it polls, in modelled time.
 
     Every move is applied when the modelled clock reaches it (between two polls
     of one reader, as a hand moves between two SPI conversations); the table
     polls on until the debouncer's lift window after the last move, so every
     event has been emitted when this returns.
+
+    ``notices`` (pad → times the table announced a card it could not read there,
+    filled by the caller's event sink as the table runs): a follow-up move
+    (``Move.after_notice``) is made only if such a notice lay in its window, and
+    is dropped from its gesture otherwise.  Without it every follow-up is made.
     """
     moves = sorted((m for g in gestures for m in g.moves), key=lambda m: m.t)
+    owner = {id(m): g for g in gestures for m in g.moves}
     order = table.poll_order()
     end = (moves[-1].t if moves else table.model.now) + table.debouncer.lift_s + 0.1
     k = 0
     while moves or table.model.now < end:
         while moves and moves[0].t <= table.model.now:
-            m = moves.pop(0)                # a follow-up to a notice is made: the caller's gestures expect it
+            m = moves.pop(0)
+            if notices is not None and not made_by_player(m, notices):
+                owner[id(m)].moves.remove(m)
+                continue
             tag = table.tag(m.uid)
             if m.on:
                 table.chips[m.pad].place(tag, m.offset)
