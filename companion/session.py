@@ -732,7 +732,8 @@ class Session:
 
     def _sighting(self, s) -> list[Event]:
         if isinstance(s, UnreadCards):
-            return [{"type": "unread_cards", "pad": s.pad, "zone": s.zone, "text": s.text()}]
+            label = next((z.label for z in self.rules.zones(self.options) if z.id == s.zone), None)
+            return [{"type": "unread_cards", "pad": s.pad, "zone": s.zone, "text": s.text(label)}]
         if isinstance(s, UnknownTag):
             return [{"type": "unknown_tag", "pad": s.pad, "uid": s.uid,
                      "text": f"Unknown tag {s.uid} on pad {s.pad}: assign it a card on the Cards screen"}]

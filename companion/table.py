@@ -97,14 +97,22 @@ class UnusedPad:
 
 @dataclass(frozen=True)
 class UnreadCards:
-    """Cards on ``pad`` that answer but cannot be read: the player is asked to lay them one at a time."""
+    """Cards on ``pad`` that answer but cannot be read: the player is asked to lay them one at a time.
+
+    ``hold``: the pad's zone holds its card where it lies (a position, an attacker, a play pad), so
+    there is no pile to put the cards onto: only the card that belongs there goes back.
+    """
 
     pad: str
     zone: str | None
+    hold: bool = False
 
-    def text(self) -> str:
-        return (f"A card on pad {self.pad} could not be read (cards on top of each other): lift them off and "
-                f"lay the cards one at a time, each until it is read, then onto its pile")
+    def text(self, where: str | None = None) -> str:
+        """The notice, naming the pad as the board does (``where``: its zone's label) or else by its id."""
+        where = where or f"Pad {self.pad}"
+        then = "then leave only the card that belongs there" if self.hold else "then onto its pile"
+        return (f"{where}: a card could not be read (cards on top of each other). Lift them off and lay the "
+                f"cards one at a time, each until it is read, {then}")
 
 
 class ProfileError(ValueError):
@@ -408,7 +416,7 @@ class TableState:
     def feed(self, ev: PadEvent) -> list[Sighting]:
         if ev.kind == UNREAD:
             self._notice(ev)
-            return [UnreadCards(ev.pad, self.layout.zone_of(ev.pad))]
+            return [UnreadCards(ev.pad, self.layout.zone_of(ev.pad), self.layout.mode_of(ev.pad) == HOLD)]
         card_id = ev.card_id or self._resolve(ev.uid)
         out: list[Sighting] = []
         if ev.kind == SEEN:

@@ -151,3 +151,26 @@ def test_a_piles_cards_laid_again_after_its_notice_enter_their_zone_once():
     assert entries(PadEvent("n2", "A1", SEEN, 14.5), PadEvent("n1", "D4", SEEN, 14.6)) == [("n2", "c1"), ("n1", "c4")]
     # after the window a tap of A on n1 is a play again
     assert entries(PadEvent("n1", "A1", SEEN, 10.3 + RELAY_S + 1)) == [("n1", "c1")]
+
+
+def test_a_pads_unread_notice_names_it_as_the_board_does_and_says_what_to_do_by_its_mode(store):
+    """Issue 23, deliverable 2: the player is told which pad and "lay the cards one at a time" — the pad named
+    by its zone's label, as the board names it (the players' names, not a pad id); a tap pad's cards then go
+    onto its pile, a hold pad keeps only the card that belongs there (its zone holds one card)."""
+    from companion.session import Session
+    from companion.simulate import register_virtual_tags
+    from companion.table import UNREAD
+    register_virtual_tags(store, "lifeforce")
+    layout = Layout("lifeforce", {"n-a": "0.attacker", "n-s": "0.support", "x9": "nowhere"},
+                    {"n-a": "hold", "n-s": "tap"})
+    session = Session.start(store, "lifeforce", {"players": ["Ada", "Bo"]}, seed=1, layout=layout)
+    said = {}
+    for pad in ("n-a", "n-s", "x9"):
+        said[pad] = [e["text"] for e in session.handle_pad_event(PadEvent(pad, "", UNREAD, 1.0))
+                     if e["type"] == "unread_cards"]
+    assert said["n-s"] == ["Ada support: a card could not be read (cards on top of each other). Lift them off and "
+                           "lay the cards one at a time, each until it is read, then onto its pile"]
+    assert said["n-a"] == ["Ada attacker: a card could not be read (cards on top of each other). Lift them off and "
+                           "lay the cards one at a time, each until it is read, then leave only the card that "
+                           "belongs there"]
+    assert said["x9"][0].startswith("Pad x9: a card could not be read")

@@ -117,7 +117,9 @@ def test_a_pile_is_announced_on_the_screen_path_in_words(five_games):
     play(table, [g])
     unread = [e for e in said if e["type"] == "unread_cards"]
     assert len(unread) == 1 and unread[0]["pad"] == "sams:tap"
-    assert "lay the cards one at a time" in unread[0]["text"] and "pad sams:tap" in unread[0]["text"]
+    label = next(z.label for z in session.rules.zones(session.options) if z.id == unread[0]["zone"])
+    assert unread[0]["zone"] == "0.lane1" and unread[0]["text"].startswith(f"{label}: a card could not be read")
+    assert "lay the cards one at a time" in unread[0]["text"]
     third_landed = sorted(m.t for m in g.moves if m.on)[2]
     assert 0 < notices["sams:tap"][0] - third_landed <= 1.0
 
