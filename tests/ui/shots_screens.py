@@ -104,6 +104,13 @@ def main(out: str = "docs/screenshots", size: str = "800x480", only: str = "") -
             harness.tap(adjustable[0])
             shot("counter-adjust", game)
             close_modals()
+    from companion.table import UNREAD, PadEvent
+    for game, zone in (("sams", "1.lane3"), ("vitaluna", "0.white2")):   # a tap pad's pile, a hold pad's
+        controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=2)
+        harness.frames(3)
+        controller.handle_pad_event(PadEvent(controller._pad_of(zone), "", UNREAD, 0.0))
+        shot("unread-pile", game)
+        table_screen(app).ids.banner.hide()
     controller.start_game("sams", {"players": ["Alex", "Sam"]}, seed=2)
     place(app, "1.lane1", "sams.2c")                      # refused: Alex plays first
     shot("rejected-scan", "sams")

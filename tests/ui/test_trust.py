@@ -228,3 +228,29 @@ def test_a_long_press_undo_says_what_it_took_back(home):
     assert screen.last_event == "North opens lane 3 with 7♥"
     assert not any("South opens lane 1" in line for line in screen.ids.feed.lines), screen.ids.feed.lines
     assert screen.zone_boxes["1.lane1"].note == [] and screen.zone_boxes["1.lane1"].cards == []
+
+
+def test_a_pile_a_pad_cannot_read_is_told_in_the_banner_by_the_zones_name_and_what_to_do(home):
+    """Issue 23, deliverable 2, as the player reads it: a pad that answers but cannot be read (three cards on
+    top of each other) puts one sentence in the banner naming the pad as the board does — the player's name
+    and the zone, not a pad id — and what to do there: on Sam's lanes (tap pads) the cards go onto their pile
+    afterwards; on Vita Luna's board positions (hold pads, one card each) only the card that belongs stays."""
+    import time
+
+    from companion.table import UNREAD, PadEvent
+    app = home
+    for game, zone, then in (("sams", "1.lane3", "then onto its pile"),
+                             ("vitaluna", "0.white2", "then leave only the card that belongs there")):
+        controller = app.controller
+        controller.start_game(game, {"players": ["Alex", "Sam"]}, seed=1)
+        harness.frames(2)
+        label = next(z.label for z in controller.session.rules.zones(controller.session.options) if z.id == zone)
+        assert label.startswith("Sam " if zone.startswith("1.") else "Alex ")
+        controller.handle_pad_event(PadEvent(controller._pad_of(zone), "", UNREAD, time.monotonic()))
+        harness.frames(2)
+        banner = table_screen(app).ids.banner
+        assert banner.shown and banner.text == (
+            f"{label}: a card could not be read (cards on top of each other). Lift them off and lay the cards "
+            f"one at a time, each until it is read, {then}"), banner.text
+        assert len(controller.session.actions) == 0              # nothing entered the game
+        harness.tap(banner)
