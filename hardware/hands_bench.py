@@ -36,7 +36,8 @@ would receive:
 
 * ``read_when_laid_again``: cards that entered their zone only when the
   player laid them again as a notice asked (below) — counted as played, not
-  missed, and their placement → event timed from that lay.
+  missed, and their placement → event timed from that lay; ``laid_again_split``
+  says why the first lay did not count them, the three ways of ``missed_split``.
 
 A pile or a slap on a tap pad is followed up as its notice asks (the hands
 model's ``pile`` and ``slap``: the cards lifted off and laid again one at a
@@ -348,12 +349,14 @@ def _read_round_s(host_overhead: float) -> float:
     return clock.now - began
 
 
-def _readable_windows(g, uid: str, pad: str, placed: float) -> list[tuple[float, float]]:
+def _readable_windows(g, uid: str, pad: str, placed: float, first_lay: bool = False) -> list[tuple[float, float]]:
     """The stretches ``(from, to)`` in which ``uid`` lay on ``pad`` (from ``placed``) with too few cards there
-    to make a pile (three stacked tags time out whatever the reader does: physics.PILE_TAGS)."""
+    to make a pile (three stacked tags time out whatever the reader does: physics.PILE_TAGS); ``first_lay``:
+    before any card was laid again after a notice (the gesture's own moves only)."""
     on: set[str] = set()
     out, since = [], None
-    for m in sorted((m for m in g.moves if m.pad == pad), key=lambda m: (m.t, m.on)):
+    moves = [m for m in g.moves if m.pad == pad and not (first_lay and m.after_notice is not None)]
+    for m in sorted(moves, key=lambda m: (m.t, m.on)):
         (on.add if m.on else on.discard)(m.uid)
         readable = uid in on and len(on) < PILE_TAGS
         if readable and since is None:
@@ -366,13 +369,29 @@ def _readable_windows(g, uid: str, pad: str, placed: float) -> list[tuple[float,
     return [(max(a, placed), b) for a, b in out if b > max(a, placed)]
 
 
+UNREAD_WHY = ("never_readable", "readable_too_briefly", "readable_not_polled")
+
+
+def _why_unread(windows: list[tuple[float, float]], read_round: float) -> str:
+    """Why a card was not read while it lay in ``windows`` (:func:`_readable_windows`): it never lay readable
+    (only on a pile of three), only for moments shorter than one read round of its host, or for a round or
+    longer with no poll of its pad reading it then."""
+    if not windows:
+        return "never_readable"
+    if all(b - a < read_round for a, b in windows):
+        return "readable_too_briefly"
+    return "readable_not_polled"
+
+
 def _count(done, entries, notices, read_round=None) -> dict:
     """The counts per gesture kind; ``read_round``: pad → :func:`read_round_s` of the host polling it."""
     read_round = read_round or {}
     out = {}
     for kind in {g.kind for g in done}:
         gs = [g for g in done if g.kind == kind]
-        played = missed = doubled = wrong = unread = announced = never = missed_readable = too_brief = second = 0
+        played = missed = doubled = wrong = unread = announced = never = 0
+        missed_split = dict.fromkeys(UNREAD_WHY, 0)
+        again_split = dict.fromkeys(UNREAD_WHY, 0)
         latency = []
         for g in gs:
             for uid, pad, placed in g.plays:
@@ -388,26 +407,23 @@ def _count(done, entries, notices, read_round=None) -> dict:
                 # for moments shorter than a read round: either can only be announced
                 windows = _readable_windows(g, uid, pad, placed)
                 readable = windows[0][0] if windows else None
-                if readable is None:
-                    never += 1
-                elif not got and all(b - a < read_round.get(pad, 0.0) for a, b in windows):
-                    too_brief += 1
-                elif not got:
-                    missed_readable += 1
+                never += readable is None
+                if not got:
+                    missed_split[_why_unread(windows, read_round.get(pad, 0.0))] += 1
                 if right:
                     rest_at = max((m.t for m in g.moves if m.uid == uid and m.pad == pad and m.on and m.t <= right[0]),
                                   default=placed)
                     latency.append(right[0] - max(rest_at, placed, readable or placed))
                     if any(m.uid == uid and m.on and m.after_notice is not None and m.t <= right[0] for m in g.moves):
-                        second += 1
+                        first = _readable_windows(g, uid, pad, placed, first_lay=True)
+                        again_split[_why_unread(first, read_round.get(pad, 0.0))] += 1
                 if not got:
                     unread += 1
                     if any(g.start <= t <= g.end + 1.0 for t in notices.get(pad, [])):
                         announced += 1
-        out[kind] = {"gestures": len(gs), "played": played, "missed": missed,
-                     "missed_split": {"never_readable": missed - missed_readable - too_brief,
-                                      "readable_too_briefly": too_brief, "readable_not_polled": missed_readable},
-                     "read_when_laid_again": second, "doubled": doubled,
+        out[kind] = {"gestures": len(gs), "played": played, "missed": missed, "missed_split": missed_split,
+                     "read_when_laid_again": sum(again_split.values()), "laid_again_split": again_split,
+                     "doubled": doubled,
                      "wrong_zone": wrong, "unread": unread, "announced": announced, "never_readable": never,
                      "placement_to_event_ms": _ms(latency)}
     return out

@@ -250,3 +250,13 @@ def test_the_bench_tells_a_card_readable_too_briefly_for_any_read_round_from_one
     # the same 6 ms: readable long enough for the Pi's round, not for the RP2040's
     assert _count([slap(6.0)], entries, {}, {"p": pi})["slap"]["missed_split"]["readable_not_polled"] == 1
     assert _count([slap(6.0)], entries, {}, {"p": pico})["slap"]["missed_split"]["readable_too_briefly"] == 1
+    # laid again after the notice (follow-up moves), C is read then: played, not missed, timed from that lay,
+    # and the first lay's reason is kept apart
+    for gap_ms, where in ((0.0, "never_readable"), (3.0, "readable_too_briefly"), (20.0, "readable_not_polled")):
+        g = slap(gap_ms)
+        g.moves += [Move(2.0 + 0.6 * k + (0.0 if on else 0.3), "p", u, on, after_notice=(0.0, 1.7))
+                    for k, u in enumerate("ABC") for on in (True, False)]
+        counts = _count([g], {**entries, "C": [("p", 3.3)]}, {"p": [0.3]}, {"p": pi})["slap"]
+        assert counts["missed"] == 0 and counts["doubled"] == 0 and counts["read_when_laid_again"] == 1
+        assert counts["laid_again_split"][where] == 1 and sum(counts["laid_again_split"].values()) == 1
+        assert counts["placement_to_event_ms"]["max"] == 100.0      # C laid again at 3.2 s, counted at 3.3 s
