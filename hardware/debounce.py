@@ -118,9 +118,11 @@ class Debouncer:
         self._owner: dict[str, str] = {}                   # uid → pad it was reported on
         self._card_ids: dict[str, str | None] = {}
         self._conflicts: dict[str, Conflict] = {}
-        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls]
+        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls,
+                                                           #        its latest empty poll before since]
         self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
         self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
+        self._empty: dict[str, float] = {}                 # pad → its latest poll that nothing answered
         self._lock = threading.Lock()
 
     def feed(self, pad: str, uids: Iterable[str], t: float,
@@ -135,6 +137,8 @@ class Debouncer:
                 self._card_ids.update(card_ids)
             events: list[PadEvent] = []
             piled = self._pile(pad, unresolved, t, events)
+            if not uids and not unresolved:
+                self._empty[pad] = t
             runs = self._runs.setdefault(pad, {})
             for uid in uids:
                 run = runs.get(uid)
@@ -175,11 +179,16 @@ class Debouncer:
         """Cards read on ``pad`` (even once) that a pile there has just hidden, or that just came out of one.
 
         A card does not turn a pad unreadable by crossing it: more cards landed on
-        it, so it lay there — it has come to rest, and counts now.  A card first
+        it, so it lay there — it has come to rest, and counts now.  Unless a poll
+        of the pad found nothing at all after its last read: then it had left
+        (slid over the pad), and what answered unreadably later — a neighbour's
+        tag heard through cross-talk — did not land on it.  A card first
         read on a pad that could not be read a moment ago (within ``lift_s``) lay
         under that pile, only lifting the cards above it lets it be read: it too
         rested there, and counts at once — it may be swept off before a settle
-        window could pass.
+        window could pass.  If it was a pile (:meth:`_a_pile`): a card slid over
+        a pad just after one stray reply there is read once on its way, and
+        counts where it comes to rest.
         """
         events = []
         for uid, run in list(runs.items()):
@@ -187,6 +196,10 @@ class Debouncer:
                 continue
             if not unresolved and run.first < self._unresolved[pad][1]:
                 continue                          # read before the pile and not under it: the usual rules
+            if self._unresolved[pad][4] > run.last:
+                continue                          # the pad was empty after its last read: it had left before
+            if not unresolved and not self._a_pile(pad, runs):
+                continue                          # after one stray reply on an empty pad: nothing lay under it
             if any(uid in other for p, other in self._runs.items() if p != pad):
                 continue                          # read on another pad too: let the usual rules decide
             self._owner[uid] = pad
@@ -219,7 +232,7 @@ class Debouncer:
         state = self._unresolved.get(pad)
         if unresolved:
             if state is None:
-                state = self._unresolved[pad] = [t, t, False, 0]
+                state = self._unresolved[pad] = [t, t, False, 0, self._empty.get(pad, float("-inf"))]
             state[1] = t
             state[3] += 1
             if not state[2] and state[3] >= 2 and t - state[0] >= self.notice_s:
@@ -229,31 +242,37 @@ class Debouncer:
                     events.append(PadEvent(pad, "", UNREAD, t))
             return True
         if state is not None and t - state[1] > self.lift_s:
+            runs = self._runs.get(pad, {})
+            came_off_unread = not state[2] and self._pile_came_off_unread(pad, state, runs)
             del self._unresolved[pad]
-            runs = self._runs.get(pad, {}).values()
-            if not state[2] and self._pile_came_off_unread(state, runs) \
+            if came_off_unread \
                     and t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
                 state[2] = True
                 self._told[pad] = t
                 events.append(PadEvent(pad, "", UNREAD, t))
-            for run in runs:
+            for run in runs.values():
                 run.last = max(run.last, state[1])    # kept under the pile until it came apart: from then on
             if state[2]:
                 self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
             return False
         return state is not None
 
-    @staticmethod
-    def _pile_came_off_unread(state: list, runs) -> bool:
+    def _a_pile(self, pad: str, runs: dict) -> bool:
+        """Whether what ``pad`` could not read lately was a pile, not one stray reply: unreadable in two polls,
+        or a card lay on the pad when it turned unreadable — read before, and the pad not seen empty since
+        (more cards landed on that one)."""
+        since, _latest, _told, polls, empty = self._unresolved[pad]
+        return polls >= 2 or any(r.first < since and r.last > empty for r in runs.values())
+
+    def _pile_came_off_unread(self, pad: str, state: list, runs: dict) -> bool:
         """A pile seen in one poll only (too short-lived for a second), then gone without a card read out of it.
 
         One unreadable poll alone is not told (a neighbour's stray reply spoils one
         poll now and then); but after a card had been read on the pad it is
-        corroborated — more cards landed on that one, a slap — and if no card was
+        corroborated (:meth:`_a_pile`) — more cards landed on that one, a slap — and if no card was
         read there since, the cards that made it unreadable left unread: tell the player.
         """
-        since, latest = state[0], state[1]
-        return (any(r.first < since for r in runs) and not any(r.last > latest for r in runs))
+        return self._a_pile(pad, runs) and not any(r.last > state[1] for r in runs.values())
 
     def _left(self, run: _Run, t: float) -> bool:
         """Not read for ``settle_s`` and by at least two polls of its pad since: for deciding where a card lies

@@ -274,3 +274,42 @@ def test_the_driver_plays_a_dragged_card_once_though_the_crossed_pad_hears_it_on
         table.model.sleep(0.01)
     assert [(e.pad, e.kind) for e in events] == [("b", SEEN), ("b", GONE)]
     table.close()
+
+
+def test_a_card_slid_over_a_pad_that_later_hears_a_stray_reply_is_not_counted_there():
+    """Traced on Arcmage's table (bench hands, seed 1, at 2024af3: drag 1 doubled, 1 wrong zone in 1,000): a card
+    slid over n-faith onto n-region, read twice on n-faith on the way (29.5 ms apart, short of the settle
+    window); n-faith then polled empty twice, and its next poll heard a reply it could not read — the card,
+    now on n-region, through cross-talk.  "Hidden by a pile" counted it on n-faith.  A pad seen empty after
+    a card's last read does not hide that card: it counts only on n-region, once."""
+    d = Debouncer()
+    events = d.feed("n-faith", [A], 9181.5129) + d.feed("n-faith", [A], 9181.5424)
+    events += d.feed("n-faith", [], 9181.5711) + d.feed("n-faith", [], 9181.5990)      # it has left
+    events += d.feed("n-faith", [], 9181.6252, unresolved=True)                        # a stray reply
+    t = 9181.6597
+    while t < 9182.04:
+        events += d.feed("n-region", [A], t) + d.feed("n-faith", [], t + 0.01)
+        t += 0.0314
+    assert [k for k in kinds(events) if k[2] == SEEN] == [("n-region", A, SEEN)]
+    assert ("n-faith", A, GONE) not in kinds(events)
+
+
+def test_a_card_slid_over_a_pad_just_after_a_stray_reply_there_counts_where_it_rests():
+    """The other side of the same rule: an empty pad hears one reply it cannot read (cross-talk), and within the
+    lift window a card is slid over it, read once on its way, onto p2.  One unreadable poll of an empty pad is
+    not a pile, so nothing came "out of a pile" on p1: the card counts on p2 only, and p1 tells nothing."""
+    d = Debouncer()
+    events = d.feed("p1", [], 1.00) + d.feed("p1", [], 1.02)
+    events += d.feed("p1", [], 1.04, unresolved=True)                  # a stray reply
+    events += d.feed("p1", [], 1.06) + d.feed("p1", [A], 1.08)         # the card crosses p1
+    t = 1.13
+    while t < 1.8:
+        events += d.feed("p2", [A], t) + d.feed("p1", [], t + 0.01)
+        t += CYCLE
+    assert [k for k in kinds(events) if k[2] != GONE] == [("p2", A, SEEN)]
+    # a real pile of two polls on that pad still lets the card under it count as it comes out
+    d = Debouncer()
+    d.feed("p1", [], 1.00)
+    out = d.feed("p1", [], 1.02, unresolved=True) + d.feed("p1", [], 1.04, unresolved=True)
+    out += d.feed("p1", [B], 1.06)
+    assert ("p1", B, SEEN) in kinds(out)
