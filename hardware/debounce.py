@@ -105,6 +105,24 @@ class _Run:
         return self.last - self.since
 
 
+class _Pile:
+    """A pad that answers but cannot be read: since when, its latest such poll, whether the player was told,
+    how many such polls, and the pad's latest empty poll before it began (``empty_before``)."""
+
+    __slots__ = ("since", "latest", "told", "polls", "empty_before")
+
+    def __init__(self, t: float, empty_before: float):
+        self.since = self.latest = t
+        self.told = False
+        self.polls = 0
+        self.empty_before = empty_before
+
+    def is_a_pile(self, runs: dict) -> bool:
+        """Not one stray reply: unreadable in two polls, or a card lay on the pad when it turned unreadable —
+        read before, and the pad not seen empty since (more cards landed on that one)."""
+        return self.polls >= 2 or any(r.first < self.since and r.last > self.empty_before for r in runs.values())
+
+
 class Debouncer:
     """Raw polls in, debounced `PadEvent`s and conflict reports out.  Thread-safe."""
 
@@ -118,8 +136,7 @@ class Debouncer:
         self._owner: dict[str, str] = {}                   # uid → pad it was reported on
         self._card_ids: dict[str, str | None] = {}
         self._conflicts: dict[str, Conflict] = {}
-        self._unresolved: dict[str, list] = {}             # pad → [since, latest, told, unreadable polls,
-                                                           #        its latest empty poll before since]
+        self._unresolved: dict[str, _Pile] = {}            # pad → what it could not read lately
         self._told: dict[str, float] = {}                  # pad → when it last announced an unread card
         self._pile_seen: dict[str, float] = {}             # pad → the last time it could not read a pile
         self._empty: dict[str, float] = {}                 # pad → its latest poll that nothing answered
@@ -186,7 +203,7 @@ class Debouncer:
         read on a pad that could not be read a moment ago (within ``lift_s``) lay
         under that pile, only lifting the cards above it lets it be read: it too
         rested there, and counts at once — it may be swept off before a settle
-        window could pass.  If it was a pile (:meth:`_a_pile`): a card slid over
+        window could pass.  If it was a pile (:meth:`_Pile.is_a_pile`): a card slid over
         a pad just after one stray reply there is read once on its way, and
         counts where it comes to rest.
         """
@@ -194,11 +211,12 @@ class Debouncer:
         for uid, run in list(runs.items()):
             if uid in self._owner or uid in self._conflicts or t - run.last > self.lift_s:
                 continue
-            if not unresolved and run.first < self._unresolved[pad][1]:
+            pile = self._unresolved[pad]
+            if not unresolved and run.first < pile.latest:
                 continue                          # read before the pile and not under it: the usual rules
-            if self._unresolved[pad][4] > run.last:
+            if pile.empty_before > run.last:
                 continue                          # the pad was empty after its last read: it had left before
-            if not unresolved and not self._a_pile(pad, runs):
+            if not unresolved and not pile.is_a_pile(runs):
                 continue                          # after one stray reply on an empty pad: nothing lay under it
             if any(uid in other for p, other in self._runs.items() if p != pad):
                 continue                          # read on another pad too: let the usual rules decide
@@ -229,50 +247,43 @@ class Debouncer:
 
     def _pile(self, pad: str, unresolved: bool, t: float, events: list) -> bool:
         """Track a pad that answers but cannot be read; True while the cards under it are kept."""
-        state = self._unresolved.get(pad)
+        pile = self._unresolved.get(pad)
         if unresolved:
-            if state is None:
-                state = self._unresolved[pad] = [t, t, False, 0, self._empty.get(pad, float("-inf"))]
-            state[1] = t
-            state[3] += 1
-            if not state[2] and state[3] >= 2 and t - state[0] >= self.notice_s:
-                state[2] = True
+            if pile is None:
+                pile = self._unresolved[pad] = _Pile(t, self._empty.get(pad, float("-inf")))
+            pile.latest = t
+            pile.polls += 1
+            if not pile.told and pile.polls >= 2 and t - pile.since >= self.notice_s:
+                pile.told = True
                 if t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
                     self._told[pad] = t
                     events.append(PadEvent(pad, "", UNREAD, t))
             return True
-        if state is not None and t - state[1] > self.lift_s:
-            runs = self._runs.get(pad, {})
-            came_off_unread = not state[2] and self._pile_came_off_unread(pad, state, runs)
+        if pile is not None and t - pile.latest > self.lift_s:
             del self._unresolved[pad]
-            if came_off_unread \
+            runs = self._runs.get(pad, {})
+            if not pile.told and self._pile_came_off_unread(pile, runs) \
                     and t - self._told.get(pad, float("-inf")) >= NOTICE_AGAIN_S:
-                state[2] = True
+                pile.told = True
                 self._told[pad] = t
                 events.append(PadEvent(pad, "", UNREAD, t))
             for run in runs.values():
-                run.last = max(run.last, state[1])    # kept under the pile until it came apart: from then on
-            if state[2]:
-                self._pile_seen[pad] = state[1]        # told: the cards coming out of it need no second word
+                run.last = max(run.last, pile.latest)  # kept under the pile until it came apart: from then on
+            if pile.told:
+                self._pile_seen[pad] = pile.latest     # told: the cards coming out of it need no second word
             return False
-        return state is not None
+        return pile is not None
 
-    def _a_pile(self, pad: str, runs: dict) -> bool:
-        """Whether what ``pad`` could not read lately was a pile, not one stray reply: unreadable in two polls,
-        or a card lay on the pad when it turned unreadable — read before, and the pad not seen empty since
-        (more cards landed on that one)."""
-        since, _latest, _told, polls, empty = self._unresolved[pad]
-        return polls >= 2 or any(r.first < since and r.last > empty for r in runs.values())
-
-    def _pile_came_off_unread(self, pad: str, state: list, runs: dict) -> bool:
+    @staticmethod
+    def _pile_came_off_unread(pile: _Pile, runs: dict) -> bool:
         """A pile seen in one poll only (too short-lived for a second), then gone without a card read out of it.
 
         One unreadable poll alone is not told (a neighbour's stray reply spoils one
         poll now and then); but after a card had been read on the pad it is
-        corroborated (:meth:`_a_pile`) — more cards landed on that one, a slap — and if no card was
+        corroborated (:meth:`_Pile.is_a_pile`) — more cards landed on that one, a slap — and if no card was
         read there since, the cards that made it unreadable left unread: tell the player.
         """
-        return self._a_pile(pad, runs) and not any(r.last > state[1] for r in runs.values())
+        return pile.is_a_pile(runs) and not any(r.last > pile.latest for r in runs.values())
 
     def _left(self, run: _Run, t: float) -> bool:
         """Not read for ``settle_s`` and by at least two polls of its pad since: for deciding where a card lies

@@ -50,7 +50,7 @@ Slaps are made on tap pads only: a tap pad's zone is a stack, where cards
 come quickly one after another; a hold pad's zone takes one card (a position,
 an attacker, the play pad), so three cards there at once is a pile left on
 it — the ``pile`` gesture, which is made on every pad (docs/hardware/emulator.md,
-"Slaps are made on a stack's pad").
+"Slaps laid again after their notice").
 """
 from __future__ import annotations
 

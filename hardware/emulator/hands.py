@@ -184,12 +184,17 @@ class Hands:
             plays.append((uid, pad, at))
             slid.append((at + rest, uid))
             end = max(end, at + rest)
-        if relay if relay is not None else self.modes.get(pad) == "tap":
+        if self._follows_up(pad, relay):
             at = end + self._u(READ_NOTICE_S)
             top_first = [uid for _, uid in sorted(slid, reverse=True)]      # the last slid off lies on top
             again, end = self._lay_again(pad, top_first, at, (t, at - REACTION_S))
             moves += again
         return Gesture("slap", t, end, moves, plays)
+
+    def _follows_up(self, pad: str, relay: bool | None) -> bool:
+        """Whether the player lays a gesture's cards again after its notice: ``relay``, or by default on a tap
+        pad (a hold pad's notice asks to leave only the card that belongs there)."""
+        return relay if relay is not None else self.modes.get(pad) == "tap"
 
     def _lay_again(self, pad: str, uids: list[str], at: float,
                    notice: tuple[float, float]) -> tuple[list[Move], float]:
@@ -239,7 +244,7 @@ class Hands:
         for uid, dt in zip(order, leave):
             moves.append(Move(sweep + dt, pad, uid, False))
         end = sweep + leave[-1]
-        if relay if relay is not None else self.modes.get(pad) == "tap":
+        if self._follows_up(pad, relay):
             # the top card of the lifted pile first
             again, end = self._lay_again(pad, list(reversed(order)), end + fitts_s(RELAY_REACH_CM), (t, sweep))
             moves += again
